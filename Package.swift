@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "stepimport",
+    products: [
+        .executable(name: "stepimport", targets: ["stepimport"]),
+        .executable(name: "stepimport-synth", targets: ["stepimport-synth"]),
+        .library(name: "ExportParsers", targets: ["ExportParsers"]),
+    ],
+    targets: [
+        // Debian's libxml2 (libxml2-dev) behind a shim header that hides its ICU
+        // dependency, which would clash with Foundation's own copy of ICU.
+        .systemLibrary(
+            name: "CLibXML2",
+            path: "Sources/CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        // Debian's libzip (libzip-dev).
+        .systemLibrary(
+            name: "CLibZip",
+            path: "Sources/CLibZip",
+            pkgConfig: "libzip",
+            providers: [.apt(["libzip-dev"])]
+        ),
+        .target(
+            name: "ExportParsers",
+            dependencies: ["CLibXML2", "CLibZip"]
+        ),
+        .executableTarget(
+            name: "stepimport",
+            dependencies: ["ExportParsers"]
+        ),
+        // Deterministic generator of synthetic exports for samples, tests and benchmarks.
+        .executableTarget(
+            name: "stepimport-synth",
+            dependencies: ["CLibZip"]
+        ),
+        .testTarget(
+            name: "ExportParsersTests",
+            dependencies: ["ExportParsers"]
+        ),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["stepimport", "stepimport-synth"]
+        ),
+    ]
+)
