@@ -1,0 +1,17 @@
+/// What the aggregation saw, for the report on stderr.
+public struct AggregationStats: Equatable, Sendable {
+    /// Samples handed in, duplicates included.
+    public var samples = 0
+    /// Samples dropped because an identical one (source, start, end, value) came before.
+    public var duplicates = 0
+    /// Samples split across two or more local days.
+    public var crossingMidnight = 0
+    /// Samples whose start equals their end, counted whole on their day.
+    public var zeroLength = 0
+    /// Samples that carried no UTC offset and were taken as UTC (only under the recorded-offset rule).
+    public var withoutOffset = 0
+    /// The distinct UTC offsets (seconds) that samples carried, sorted.
+    public var offsets: [Int32] = []
+
+    public init() {}
+}
