@@ -1,0 +1,74 @@
+/// What one Apple Health import read and how, for the report on stderr.
+public struct AppleImportSummary: Sendable {
+    /// The XML that was read (file, or zip and entry).
+    public let location: InputLocation
+    /// Bytes of XML read.
+    public let bytesRead: Int64
+    public let parse: AppleParseStatistics
+    /// Stray control characters removed before parsing.
+    public let droppedControlCharacters: Int
+    /// Whether the internal DTD was removed before parsing.
+    public let skippedDoctype: Bool
+}
+
+/// Reads an Apple Health export end to end: locate the XML, filter it, parse it, feed the samples on.
+public enum AppleHealthImport {
+    /// Size of each read from the input.
+    static let chunkSize = 256 * 1024
+
+    /// Reads the export at `path` (zip, XML, folder or `-`) into `sink`.
+    ///
+    /// `progress` is called after each chunk with the bytes of XML read so far and the total when known.
+    public static func read(path: String, into sink: StepSink, invalidRecords: InvalidRecordPolicy = .fail,
+                            progress: ((Int64, Int64?) -> Void)? = nil) throws(ExportError) -> AppleImportSummary {
+        let stream = try AppleExportLocator.open(path: path)
+        return try read(stream, into: sink, invalidRecords: invalidRecords, progress: progress)
+    }
+
+    /// Reads an already opened XML stream into `sink`.
+    public static func read(_ stream: ByteStream, into sink: StepSink, invalidRecords: InvalidRecordPolicy = .fail,
+                            progress: ((Int64, Int64?) -> Void)? = nil) throws(ExportError) -> AppleImportSummary {
+        let parser = AppleHealthParser(sink: sink, invalidRecords: invalidRecords)
+        var filter = AppleXMLPrefilter()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        let filtered = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize + AppleXMLPrefilter.maxGrowth, alignment: 16)
+        defer {
+            buffer.deallocate()
+            filtered.deallocate()
+        }
+        let location = stream.location
+        func parse(_ bytes: UnsafeRawBufferPointer, last: Bool = false) throws(ExportError) {
+            do {
+                try parser.feed(bytes)
+                if last { try parser.finish() }
+            } catch {
+                throw exportError(error, at: location)
+            }
+        }
+        var total: Int64 = 0
+        while true {
+            let count = try stream.read(into: buffer)
+            if count == 0 { break }
+            total += Int64(count)
+            let kept = filter.filter(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), into: filtered)
+            try parse(UnsafeRawBufferPointer(rebasing: filtered[0..<kept]))
+            progress?(total, stream.totalBytes)
+        }
+        let held = filter.finish(into: filtered)
+        try parse(UnsafeRawBufferPointer(rebasing: filtered[0..<held]), last: true)
+        return AppleImportSummary(location: stream.location, bytesRead: total, parse: parser.statistics,
+                                  droppedControlCharacters: filter.droppedControlCharacters,
+                                  skippedDoctype: filter.skippedDoctype)
+    }
+
+    private static func exportError(_ failure: XMLParseFailure, at location: InputLocation) -> ExportError {
+        switch failure.kind {
+        case .malformed:
+            return .malformed(location, line: failure.line, column: failure.column, problem: failure.message)
+        case .invalidRecord:
+            return .invalidRecord(location, line: failure.line, column: failure.column, problem: failure.message)
+        case .notHealthData:
+            return .notAnExport(location, found: failure.message, hint: nil)
+        }
+    }
+}

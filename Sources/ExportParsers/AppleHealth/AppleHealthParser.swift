@@ -1,0 +1,274 @@
+import CLibXML2
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What to do with a step record that is well-formed XML but unusable (a bad date or value).
+public enum InvalidRecordPolicy: Sendable {
+    /// Stop with an error: the default, because a skipped record makes a day's total low.
+    case fail
+    /// Skip it, count it and keep the first few for the report.
+    case skip
+}
+
+/// A step record that was skipped, with where it stood.
+public struct SkippedRecord: Equatable, Sendable {
+    public let line: Int
+    public let column: Int
+    public let problem: String
+}
+
+/// Counts from one Apple Health document, for the report.
+public struct AppleParseStatistics: Equatable, Sendable {
+    /// Top-level `Record` elements of any type.
+    public var records = 0
+    /// Top-level step count records handed on.
+    public var stepRecords = 0
+    /// Step count records inside `Correlation` and other elements, ignored (Apple repeats them at top level).
+    public var nestedStepRecords = 0
+    /// Step records skipped under `InvalidRecordPolicy.skip`.
+    public var skippedRecords = 0
+    /// The first few skipped records.
+    public var skippedExamples: [SkippedRecord] = []
+    /// The `HealthKit Export Version` is not read; the locale of `<HealthData>` is, for the report.
+    public var locale: String? = nil
+}
+
+/// An error from the XML layer, with the position libxml2 gave.
+public struct XMLParseFailure: Error, Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        case malformed
+        case invalidRecord
+        case notHealthData
+    }
+    public let kind: Kind
+    public let line: Int
+    public let column: Int
+    public let message: String
+}
+
+/// Streams an Apple Health `export.xml` through libxml2's SAX2 push parser and hands every
+/// top-level step record to a `StepSink`.
+///
+/// Push-style: the caller feeds bytes in chunks of any size and calls `finish()` at the end,
+/// so a zip entry, a file and standard input all drive the same parser and memory stays flat.
+/// Feed it bytes that went through `AppleXMLPrefilter`: the parser itself has no recovery mode.
+public final class AppleHealthParser {
+    private let sink: StepSink
+    private let policy: InvalidRecordPolicy
+    private var context: xmlParserCtxtPtr?
+    private var handler = xmlSAXHandler()
+    private var depth = 0
+    private var failure: XMLParseFailure?
+    public private(set) var statistics = AppleParseStatistics()
+
+    private static let stepType: [UInt8] = Array("HKQuantityTypeIdentifierStepCount".utf8)
+    private static let unknownSource: [UInt8] = Array("(unknown)".utf8)
+    private static let maxSkippedExamples = 5
+
+    public init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy = .fail) {
+        self.sink = sink
+        self.policy = policy
+        xmlInitParser()
+        handler.initialized = UInt32(XML_SAX2_MAGIC)
+        handler.startElementNs = { userData, localname, _, _, _, _, attributeCount, _, attributes in
+            AppleHealthParser.from(userData).startElement(localname!, attributeCount: Int(attributeCount), attributes)
+        }
+        handler.endElementNs = { userData, _, _, _ in
+            AppleHealthParser.from(userData).depth -= 1
+        }
+        handler.serror = { userData, error in
+            guard let userData, let error else { return }
+            AppleHealthParser.from(userData).record(error.pointee)
+        }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        context = xmlCreatePushParserCtxt(&handler, me, nil, 0, nil)
+        // NONET: never reach out for an external DTD. NOENT: substitute entities, without which
+        // SAX2 hands `&amp;` in an attribute over as `&#38;`; safe because the DOCTYPE is removed
+        // before parsing, so no entity can be declared. No RECOVER (it silently yields nothing on
+        // Apple's broken DTDs) and no HUGE (its limits guard against runaway input).
+        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOENT.rawValue))
+    }
+
+    deinit {
+        if let context {
+            xmlFreeParserCtxt(context)
+        }
+    }
+
+    /// Parses the next piece of the document.
+    public func feed(_ bytes: UnsafeRawBufferPointer) throws(XMLParseFailure) {
+        var offset = 0
+        // xmlParseChunk takes an Int32 size.
+        while offset < bytes.count {
+            let size = min(bytes.count - offset, 1 << 30)
+            let start = bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: CChar.self)
+            let status = xmlParseChunk(context, start, Int32(size), 0)
+            try check(status)
+            offset += size
+        }
+    }
+
+    /// Ends the document; fails when it is incomplete (a truncated export).
+    public func finish() throws(XMLParseFailure) {
+        let status = xmlParseChunk(context, nil, 0, 1)
+        try check(status)
+        if statistics.records == 0 && depth == 0 && !sawRoot {
+            throw XMLParseFailure(kind: .malformed, line: 1, column: 1, message: "the document is empty")
+        }
+    }
+
+    private var sawRoot = false
+
+    private func check(_ status: Int32) throws(XMLParseFailure) {
+        if let failure { throw failure }
+        if status != 0 {
+            // libxml2 reports through serror first; this is a fallback for a silent failure.
+            throw XMLParseFailure(kind: .malformed, line: currentLine, column: currentColumn,
+                                  message: "libxml2 error \(status)")
+        }
+    }
+
+    private var currentLine: Int { Int(xmlSAX2GetLineNumber(context)) }
+    private var currentColumn: Int { Int(xmlSAX2GetColumnNumber(context)) }
+
+    private static func from(_ pointer: UnsafeMutableRawPointer?) -> AppleHealthParser {
+        Unmanaged<AppleHealthParser>.fromOpaque(pointer!).takeUnretainedValue()
+    }
+
+    private func record(_ error: xmlError) {
+        // Warnings (level 1) are not failures; the first error is the one to report.
+        guard error.level.rawValue >= XML_ERR_ERROR.rawValue, failure == nil else { return }
+        var message = error.message.map { String(cString: $0) } ?? "unknown XML error"
+        while message.last == "\n" || message.last == " " { message.removeLast() }
+        failure = XMLParseFailure(kind: .malformed, line: Int(error.line), column: Int(error.int2), message: message)
+    }
+
+    private func fail(_ kind: XMLParseFailure.Kind, _ message: String) {
+        guard failure == nil else { return }
+        failure = XMLParseFailure(kind: kind, line: currentLine, column: currentColumn, message: message)
+        xmlStopParser(context)
+    }
+
+    // MARK: - Elements
+
+    private func startElement(_ name: UnsafePointer<xmlChar>, attributeCount: Int,
+                              _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+        defer { depth += 1 }
+        switch depth {
+        case 1:
+            guard isNamed(name, "Record") else { return }
+            statistics.records += 1
+            guard let attributes, let type = attributeValue(attributes, attributeCount, "type"),
+                  equals(type, AppleHealthParser.stepType)
+            else { return }
+            handleStepRecord(attributes, attributeCount)
+        case 0:
+            sawRoot = true
+            guard isNamed(name, "HealthData") else {
+                fail(.notHealthData, "the root element is <\(String(cString: name))>, not <HealthData>")
+                return
+            }
+            if let attributes, let locale = attributeValue(attributes, attributeCount, "locale") {
+                statistics.locale = String(decoding: locale, as: UTF8.self)
+            }
+        default:
+            // Step records nested in a Correlation repeat top-level ones: count them, never add them.
+            guard isNamed(name, "Record"), let attributes,
+                  let type = attributeValue(attributes, attributeCount, "type"),
+                  equals(type, AppleHealthParser.stepType)
+            else { return }
+            statistics.nestedStepRecords += 1
+        }
+    }
+
+    private func handleStepRecord(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, _ count: Int) {
+        var source: UnsafeRawBufferPointer?
+        var start: UnsafeRawBufferPointer?
+        var end: UnsafeRawBufferPointer?
+        var value: UnsafeRawBufferPointer?
+        for index in 0..<count {
+            let base = index * 5
+            guard let name = attributes[base] else { continue }
+            let text = span(attributes[base + 3], attributes[base + 4])
+            switch name[0] {
+            case UInt8(ascii: "s"):
+                if isNamed(name, "sourceName") { source = text } else if isNamed(name, "startDate") { start = text }
+            case UInt8(ascii: "e"):
+                if isNamed(name, "endDate") { end = text }
+            case UInt8(ascii: "v"):
+                if isNamed(name, "value") { value = text }
+            default:
+                break
+            }
+        }
+        guard let start else { return invalid("missing startDate") }
+        guard let end else { return invalid("missing endDate") }
+        guard let value else { return invalid("missing value") }
+        guard let startTime = AppleTimestamp.parse(start) else {
+            return invalid("startDate \"\(String(decoding: start, as: UTF8.self))\" is not a date (yyyy-MM-dd HH:mm:ss ±hhmm)")
+        }
+        guard let endTime = AppleTimestamp.parse(end) else {
+            return invalid("endDate \"\(String(decoding: end, as: UTF8.self))\" is not a date (yyyy-MM-dd HH:mm:ss ±hhmm)")
+        }
+        guard endTime.ms >= startTime.ms else {
+            return invalid("endDate \(String(decoding: end, as: UTF8.self)) is before startDate \(String(decoding: start, as: UTF8.self))")
+        }
+        guard let steps = DecimalNumber.parse(value), steps >= 0 else {
+            return invalid("value \"\(String(decoding: value, as: UTF8.self))\" is not a non-negative number")
+        }
+        statistics.stepRecords += 1
+        let sample = StepSample(startMs: startTime.ms, endMs: endTime.ms, offsetSeconds: startTime.offset, value: steps)
+        if let source, source.count > 0 {
+            sink.add(sample, sourceUTF8: source)
+        } else {
+            AppleHealthParser.unknownSource.withUnsafeBytes { sink.add(sample, sourceUTF8: $0) }
+        }
+    }
+
+    private func invalid(_ problem: String) {
+        switch policy {
+        case .fail:
+            fail(.invalidRecord, problem + " (use --skip-invalid to skip such records and report them)")
+        case .skip:
+            statistics.skippedRecords += 1
+            if statistics.skippedExamples.count < AppleHealthParser.maxSkippedExamples {
+                statistics.skippedExamples.append(SkippedRecord(line: currentLine, column: currentColumn, problem: problem))
+            }
+        }
+    }
+
+    // MARK: - Bytes
+
+    @inline(__always)
+    private func span(_ start: UnsafePointer<xmlChar>?, _ end: UnsafePointer<xmlChar>?) -> UnsafeRawBufferPointer {
+        guard let start, let end else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: start, count: end - start)
+    }
+
+    @inline(__always)
+    private func isNamed(_ name: UnsafePointer<xmlChar>, _ expected: StaticString) -> Bool {
+        strcmp(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self),
+               UnsafeRawPointer(expected.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+    }
+
+    private func attributeValue(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, _ count: Int,
+                                _ wanted: StaticString) -> UnsafeRawBufferPointer? {
+        for index in 0..<count {
+            let base = index * 5
+            if let name = attributes[base], isNamed(name, wanted) {
+                return span(attributes[base + 3], attributes[base + 4])
+            }
+        }
+        return nil
+    }
+
+    @inline(__always)
+    private func equals(_ text: UnsafeRawBufferPointer, _ expected: [UInt8]) -> Bool {
+        guard text.count == expected.count else { return false }
+        return expected.withUnsafeBytes { memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 }
+    }
+}

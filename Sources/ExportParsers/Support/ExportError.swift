@@ -1,0 +1,60 @@
+/// Names the place an input came from: a file, or an entry inside a zip (possibly nested).
+public struct InputLocation: Equatable, Sendable, CustomStringConvertible {
+    /// The path as the user gave it (`-` for standard input).
+    public let path: String
+    /// The zip entries leading to the data, outermost first; empty for a plain file.
+    public let entries: [String]
+
+    public init(path: String, entries: [String] = []) {
+        self.path = path
+        self.entries = entries
+    }
+
+    /// The same location, one zip entry deeper.
+    public func entering(_ entry: String) -> InputLocation {
+        InputLocation(path: path, entries: entries + [entry])
+    }
+
+    public var description: String {
+        let name = path == "-" ? "<stdin>" : path
+        return ([name] + entries).joined(separator: ": ")
+    }
+}
+
+/// What can go wrong while reading an export. Every case says where and what, in words a user can act on.
+public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The path does not exist.
+    case notFound(path: String)
+    /// The input exists but cannot be read (permissions, I/O error).
+    case unreadable(InputLocation, reason: String)
+    /// The input is readable but is not the kind of export this command reads.
+    case notAnExport(InputLocation, found: String, hint: String?)
+    /// The input holds more than one export and it is not clear which one to read.
+    case ambiguous(InputLocation, candidates: [String])
+    /// A zip archive is damaged or truncated.
+    case badArchive(InputLocation, reason: String)
+    /// The data is not well-formed (bad XML, truncated document) at a known line and column.
+    case malformed(InputLocation, line: Int, column: Int, problem: String)
+    /// A step record is well-formed but its content cannot be used.
+    case invalidRecord(InputLocation, line: Int, column: Int, problem: String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let path):
+            return "\(path): no such file or directory"
+        case .unreadable(let location, let reason):
+            return "\(location): cannot read: \(reason)"
+        case .notAnExport(let location, let found, let hint):
+            return "\(location): not an Apple Health export: \(found)" + (hint.map { "\n  hint: \($0)" } ?? "")
+        case .ambiguous(let location, let candidates):
+            return "\(location): holds \(candidates.count) Apple Health exports, read one at a time:\n"
+                + candidates.map { "  \($0)" }.joined(separator: "\n")
+        case .badArchive(let location, let reason):
+            return "\(location): damaged zip archive: \(reason)"
+        case .malformed(let location, let line, let column, let problem):
+            return "\(location):\(line):\(column): malformed XML: \(problem)"
+        case .invalidRecord(let location, let line, let column, let problem):
+            return "\(location):\(line):\(column): invalid step record: \(problem)"
+        }
+    }
+}
