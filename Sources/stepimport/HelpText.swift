@@ -1,0 +1,106 @@
+/// The `--help` pages, in the layout of swift-argument-parser.
+enum HelpText {
+    static let version = "0.1.0"
+
+    static let topLevel = """
+    OVERVIEW: Turn phone health exports into trustworthy daily step totals.
+
+    Per local day, the total is the highest single source's steps (never phone and
+    watch added together), after exact duplicates are collapsed. Days with no steps
+    are left out.
+
+    USAGE: stepimport <subcommand> [<options>]
+
+    OPTIONS:
+      --version               Show the version.
+      -h, --help              Show help information.
+
+    SUBCOMMANDS:
+      apple                   Read an Apple Health export (export.zip, export.xml, the
+                              unpacked folder, or - for standard input).
+
+      See 'stepimport help <subcommand>' for detailed help.
+
+    """ + exitStatus
+
+    static let apple = """
+    OVERVIEW: Read an Apple Health export and print daily step totals.
+
+    Streams the export's XML straight out of the zip (never unpacked, never held in
+    memory), so multi-gigabyte exports run in constant memory. The XML is found by
+    content, so localized names (экспорт.xml, Export.xml) work, and macOS decoys
+    (__MACOSX/, ._*) and export_cda.xml are skipped. Only top-level step records
+    count; the copies inside Correlation elements do not.
+
+    USAGE: stepimport apple <export> [--format <format>] [--by-source] [--tz <zone>]
+                            [--since <date>] [--until <date>] [--skip-invalid] [--quiet]
+
+    ARGUMENTS:
+      <export>                export.zip, export.xml, the apple_health_export folder,
+                              or - to read a zip or XML from standard input.
+
+    OPTIONS:
+      --format <format>       table (default), json or csv. json prints exactly the
+                              body of POST /v1/trainee/health/days:
+                              {"days":[{"date":"YYYY-MM-DD","steps":N}, ...]}
+      --by-source             Show every source's total per day and mark the winner
+                              (in every format).
+      --tz <zone>             Place every sample in this IANA zone (e.g. Europe/Berlin),
+                              with its daylight-saving rules. Without it, each sample
+                              is placed in the UTC offset written in the file.
+      --since <date>          Leave out days before this one (YYYY-MM-DD).
+      --until <date>          Leave out days after this one (YYYY-MM-DD).
+      --skip-invalid          Skip step records whose date or value cannot be read,
+                              and report them, instead of stopping.
+      -q, --quiet             Print no summary or progress on standard error.
+      --no-progress           Print no progress indicator (it only appears on a
+                              terminal, and never when NO_COLOR is set).
+      -h, --help              Show help information.
+
+    ZONES:
+      Apple writes every timestamp with the phone's offset at export time, so a summer
+      sample of a Berlin user exported in January says +0100, and on days near
+      midnight its date can be off by one hour's worth of steps. --tz with the trainee's
+      own zone gives the days the phone showed and the server uses.
+
+    RULES:
+      Exact duplicates (same source, start, end and value) are counted once. Samples
+      that cross midnight are split between the days in proportion to time. Totals
+      are rounded per source per day; the highest source wins (ties: name order).
+
+    """ + exitStatus + """
+
+    EXAMPLES:
+      stepimport apple export.zip
+      stepimport apple export.zip --format json --since 2024-01-01 > days.json
+      stepimport apple export.zip --tz Europe/Berlin --by-source
+      unzip -p export.zip apple_health_export/export.xml | stepimport apple -
+
+    """
+
+    static let exitStatus = """
+    EXIT STATUS:
+      0   Success: the totals are complete.
+      64  Usage error: unknown option, missing or bad argument.
+      65  Bad data: malformed or truncated file, not an export of this kind, invalid
+          record, damaged zip. Nothing is printed on standard output.
+      66  The input file does not exist.
+      70  Internal error (a bug in stepimport).
+      74  The input could not be read (permissions, I/O error, no room for a
+          temporary copy of a zip read from standard input).
+
+    """
+
+    static func usageLine(for command: String?) -> String {
+        switch command {
+        case "apple":
+            return "USAGE: stepimport apple <export> [--format <format>] [--by-source] [--tz <zone>] [--since <date>] [--until <date>]"
+        default:
+            return "USAGE: stepimport <subcommand> [<options>]"
+        }
+    }
+
+    static func page(for command: String?) -> String {
+        command == "apple" ? apple : topLevel
+    }
+}

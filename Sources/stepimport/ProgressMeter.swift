@@ -1,0 +1,55 @@
+import Foundation
+
+/// A one-line progress indicator on standard error: bytes done, rate and time left.
+///
+/// Drawn only on a terminal, at most five times a second, and erased when done.
+final class ProgressMeter {
+    private let start = Date()
+    private var lastDraw = Date.distantPast
+    private var drawn = false
+
+    func update(done: Int64, total: Int64?) {
+        let now = Date()
+        guard now.timeIntervalSince(lastDraw) >= 0.2 else { return }
+        lastDraw = now
+        let elapsed = max(now.timeIntervalSince(start), 0.001)
+        let rate = Double(done) / elapsed
+        var line = "reading " + ByteCount.format(done)
+        if let total, total > 0 {
+            let fraction = min(1, Double(done) / Double(total))
+            line += " of \(ByteCount.format(total)) (\(Int(fraction * 100))%)"
+            if rate > 0 && done < total {
+                line += ", \(ByteCount.format(Int64(rate)))/s, about \(ProgressMeter.duration(Double(total - done) / rate)) left"
+            }
+        } else {
+            line += ", \(ByteCount.format(Int64(rate)))/s"
+        }
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        drawn = true
+    }
+
+    func clear() {
+        if drawn {
+            FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+            drawn = false
+        }
+    }
+
+    private static func duration(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded(.up))
+        return whole >= 60 ? "\(whole / 60)m \(whole % 60)s" : "\(whole)s"
+    }
+}
+
+/// Byte counts for people: 1.5 GB, 310.2 MB (decimal units).
+enum ByteCount {
+    static func format(_ bytes: Int64) -> String {
+        let value = Double(bytes)
+        switch value {
+        case 1e9...: return String(format: "%.2f GB", value / 1e9)
+        case 1e6...: return String(format: "%.1f MB", value / 1e6)
+        case 1e3...: return String(format: "%.1f kB", value / 1e3)
+        default: return "\(bytes) B"
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import ExportParsers
+import Foundation
+
+/// Parses the command line, runs the subcommand and maps its outcome to an exit status.
+func run() -> ExitStatus {
+    let diagnostics = Diagnostics.current()
+    let invocation: Invocation
+    do {
+        invocation = try Invocation.parse(Array(CommandLine.arguments.dropFirst()))
+    } catch {
+        diagnostics.write("Error: \(error.message)\n\(HelpText.usageLine(for: error.command))\n")
+        let helpCommand = error.command.map { "stepimport \($0) --help" } ?? "stepimport --help"
+        diagnostics.write("  See '\(helpCommand)' for more information.\n")
+        return .usage
+    }
+    switch invocation {
+    case .help(let command):
+        FileHandle.standardOutput.write(Data(HelpText.page(for: command).utf8))
+        return .success
+    case .version:
+        FileHandle.standardOutput.write(Data("stepimport \(HelpText.version)\n".utf8))
+        return .success
+    case .apple(let path, let options):
+        do {
+            try AppleCommand(path: path, options: options, diagnostics: diagnostics).run()
+            return .success
+        } catch {
+            diagnostics.error(error.description)
+            return ExitStatus(for: error)
+        }
+    }
+}
+
+exit(run().rawValue)
