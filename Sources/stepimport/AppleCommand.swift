@@ -59,7 +59,8 @@ struct AppleCommand {
         let rate = seconds > 0 ? ", \(ByteCount.format(Int64(Double(summary.bytesRead) / seconds)))/s" : ""
         diagnostics.note("read \(summary.location) (\(ByteCount.format(summary.bytesRead)) of XML in \(String(format: "%.2f", seconds)) s\(rate))")
         if parse.stepRecords == 0 {
-            diagnostics.note("no step records in this export (\(parse.records) other records); nothing to total")
+            let others = parse.records - parse.skippedRecords
+            diagnostics.note("no step records to total in this export (\(others) record\(others == 1 ? "" : "s") of other types)")
             return
         }
         var line = "\(parse.stepRecords) step records"

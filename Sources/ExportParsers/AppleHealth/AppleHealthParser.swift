@@ -114,7 +114,21 @@ public final class AppleHealthParser {
 
     /// Ends the document; fails when it is incomplete (a truncated export).
     public func finish() throws(XMLParseFailure) {
+        let openElements = depth
         let status = xmlParseChunk(context, nil, 0, 1)
+        if failure?.kind == .malformed, let found = failure {
+            // libxml2's words for an unfinished document vary ("Extra content at the end",
+            // "Premature end of data", "AttValue: ' expected"); say plainly what happened.
+            if openElements > 0 {
+                failure = XMLParseFailure(kind: .malformed, line: found.line, column: found.column,
+                                          message: "the document ends inside <\(openElementName)> before </HealthData>: "
+                                              + "the file is truncated (libxml2: \(found.message))")
+            } else if !sawRoot {
+                failure = XMLParseFailure(kind: .malformed, line: found.line, column: found.column,
+                                          message: "the document ends before its <HealthData> element begins: "
+                                              + "the file is truncated or empty (libxml2: \(found.message))")
+            }
+        }
         try check(status)
         if statistics.records == 0 && depth == 0 && !sawRoot {
             throw XMLParseFailure(kind: .malformed, line: 1, column: 1, message: "the document is empty")
@@ -122,6 +136,14 @@ public final class AppleHealthParser {
     }
 
     private var sawRoot = false
+    /// The last element started at depth 1 (a name in libxml2's dictionary, alive as long as the
+    /// parser), for the truncation message; kept as a pointer so that no record costs an allocation.
+    private var lastTopLevelName: UnsafePointer<xmlChar>?
+
+    private var openElementName: String {
+        guard depth >= 2, let lastTopLevelName else { return "HealthData" }
+        return String(cString: lastTopLevelName)
+    }
 
     private func check(_ status: Int32) throws(XMLParseFailure) {
         if let failure { throw failure }
@@ -160,6 +182,7 @@ public final class AppleHealthParser {
         defer { depth += 1 }
         switch depth {
         case 1:
+            lastTopLevelName = name
             guard isNamed(name, "Record") else { return }
             statistics.records += 1
             guard let attributes, let type = attributeValue(attributes, attributeCount, "type"),
