@@ -1,0 +1,99 @@
+import Testing
+@testable import ExportParsers
+
+@Suite struct AppleXMLPrefilterTests {
+    /// An iOS 16 style head: the ATTLIST of VisionPrescription is never closed.
+    static let brokenHead = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <!DOCTYPE HealthData [
+    <!-- HealthKit Export Version: 12 -->
+    <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord|Audiogram|VisionPrescription)*)>
+    <!ATTLIST VisionPrescription
+      type CDATA #REQUIRED
+      dateIssued CDATA #REQUIRED
+    <!ELEMENT ExportDate EMPTY>
+    ]>
+    <HealthData locale="en_US">
+     <Record type="HKQuantityTypeIdentifierStepCount" sourceName="A\u{0B}B" value="1"/>
+     <Note text="a]>b <!DOCTYPE x> \u{01}"/>
+    </HealthData>
+
+    """
+
+    static let brokenHeadCleaned = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    \n\n\n\n\n\n\n
+    <HealthData locale="en_US">
+     <Record type="HKQuantityTypeIdentifierStepCount" sourceName="AB" value="1"/>
+     <Note text="a]>b <!DOCTYPE x> "/>
+    </HealthData>
+
+    """
+
+    private func run(_ input: [UInt8], chunk: Int) -> (output: [UInt8], filter: AppleXMLPrefilter) {
+        var filter = AppleXMLPrefilter()
+        var output: [UInt8] = []
+        var start = 0
+        while start < input.count {
+            let end = min(input.count, start + chunk)
+            output += filter.filter(Array(input[start..<end]), final: false)
+            start = end
+        }
+        output += filter.filter([], final: true)
+        return (output, filter)
+    }
+
+    @Test func removesTheDoctypeAndKeepsItsLineBreaks() {
+        let (output, filter) = run(Array(Self.brokenHead.utf8), chunk: 1 << 20)
+        #expect(String(decoding: output, as: UTF8.self) == Self.brokenHeadCleaned)
+        #expect(filter.skippedDoctype)
+        #expect(filter.droppedControlCharacters == 2)
+        // Line numbers after the DOCTYPE stay those of the file.
+        #expect(output.filter { $0 == 0x0A }.count == Array(Self.brokenHead.utf8).filter { $0 == 0x0A }.count)
+    }
+
+    @Test func everyChunkSizeGivesTheSameBytes() {
+        let input = Array(Self.brokenHead.utf8)
+        let expected = Array(Self.brokenHeadCleaned.utf8)
+        for chunk in 1...input.count {
+            let (output, filter) = run(input, chunk: chunk)
+            if output != expected || filter.droppedControlCharacters != 2 {
+                Issue.record("chunk size \(chunk) gave \(String(decoding: output, as: UTF8.self))")
+                return
+            }
+        }
+    }
+
+    @Test func leavesADocumentWithoutDoctypeAlone() {
+        let text = "<?xml version=\"1.0\"?>\n<!-- a comment -->\n<HealthData><Record/></HealthData>\n"
+        for chunk in [1, 2, 3, 7, 100] {
+            let (output, filter) = run(Array(text.utf8), chunk: chunk)
+            #expect(String(decoding: output, as: UTF8.self) == text)
+            #expect(!filter.skippedDoctype)
+        }
+    }
+
+    @Test func aDoctypeWithoutInternalSubsetIsRemovedToo() {
+        let (output, _) = run(Array("<!DOCTYPE HealthData>\n<HealthData/>".utf8), chunk: 4)
+        #expect(String(decoding: output, as: UTF8.self) == "\n<HealthData/>")
+    }
+
+    @Test func whiteSpaceBetweenBracketAndCloseIsAllowed() {
+        let (output, _) = run(Array("<!DOCTYPE HealthData [ <!ELEMENT a EMPTY> ]  \n >\n<HealthData/>".utf8), chunk: 3)
+        #expect(String(decoding: output, as: UTF8.self) == "\n\n<HealthData/>")
+    }
+
+    @Test func aPartialDoctypeAtTheEndIsReleased() {
+        let (output, _) = run(Array("<!DOC".utf8), chunk: 2)
+        #expect(String(decoding: output, as: UTF8.self) == "<!DOC")
+    }
+
+    @Test func controlCharactersAreDroppedEverywhereButTabAndLineBreaks() {
+        var input: [UInt8] = Array("<a b=\"".utf8)
+        input += Array(0...31).map(UInt8.init)
+        input += Array("\"/>".utf8)
+        let (output, filter) = run(input, chunk: 5)
+        #expect(output == Array("<a b=\"".utf8) + [0x09, 0x0A, 0x0D] + Array("\"/>".utf8))
+        #expect(filter.droppedControlCharacters == 29)
+    }
+}
