@@ -43,7 +43,8 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["stepimport"]
+            dependencies: ["stepimport"],
+            exclude: ["Golden"]
         ),
     ]
 )

@@ -47,7 +47,7 @@ struct AppleCommand {
         let parse = summary.parse
         if parse.skippedRecords > 0 {
             // Skipped data is always reported, even with --quiet.
-            diagnostics.warn("skipped \(parse.skippedRecords) invalid step record\(parse.skippedRecords == 1 ? "" : "s") (--skip-invalid); the totals of their days are low:")
+            diagnostics.warn("skipped \(Plural.count(parse.skippedRecords, "invalid step record")) (--skip-invalid); the totals of their days are low:")
             for example in parse.skippedExamples {
                 diagnostics.warn("  \(summary.location):\(example.line):\(example.column): \(example.problem)")
             }
@@ -60,11 +60,11 @@ struct AppleCommand {
         diagnostics.note("read \(summary.location) (\(ByteCount.format(summary.bytesRead)) of XML in \(String(format: "%.2f", seconds)) s\(rate))")
         if parse.stepRecords == 0 {
             let others = parse.records - parse.skippedRecords
-            diagnostics.note("no step records to total in this export (\(others) record\(others == 1 ? "" : "s") of other types)")
+            diagnostics.note("no step records to total in this export (\(Plural.count(others, "record")) of other types)")
             return
         }
-        var line = "\(parse.stepRecords) step records"
-        line += ", \(statistics.duplicates) exact duplicate\(statistics.duplicates == 1 ? "" : "s") counted once"
+        var line = Plural.count(parse.stepRecords, "step record")
+        line += ", \(Plural.count(statistics.duplicates, "exact duplicate")) counted once"
         line += ", \(statistics.crossingMidnight) split across midnight"
         if parse.nestedStepRecords > 0 {
             line += ", \(parse.nestedStepRecords) inside Correlation elements left out (they repeat top-level records)"
@@ -74,7 +74,7 @@ struct AppleCommand {
             var repairs: [String] = []
             if summary.skippedDoctype { repairs.append("the internal DTD was skipped") }
             if summary.droppedControlCharacters > 0 {
-                repairs.append("\(summary.droppedControlCharacters) stray control character\(summary.droppedControlCharacters == 1 ? " was" : "s were") dropped")
+                repairs.append("\(Plural.count(summary.droppedControlCharacters, "stray control character")) dropped")
             }
             diagnostics.note(repairs.joined(separator: "; "))
         }
@@ -108,5 +108,12 @@ enum OffsetText {
         let sign = seconds < 0 ? "-" : "+"
         let minutes = abs(Int(seconds)) / 60
         return sign + String(format: "%02d%02d", minutes / 60, minutes % 60)
+    }
+}
+
+/// "1 record", "2 records".
+enum Plural {
+    static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 }

@@ -22,7 +22,9 @@ enum Invocation {
 
     /// Parses the arguments after the program name.
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
-        guard let first = arguments.first else { return .help(command: nil) }
+        guard let first = arguments.first else {
+            throw UsageError(message: "missing subcommand (apple)", command: nil)
+        }
         switch first {
         case "-h", "--help":
             return .help(command: nil)

@@ -86,7 +86,9 @@ public enum AppleExportLocator {
         guard found.count == 1 else {
             throw ExportError.ambiguous(InputLocation(path: path), candidates: found)
         }
-        return try FileStream(path: root.appendingPathComponent(only).path)
+        // Name the file as the user would: their folder path, then the part found inside it.
+        let shown = path.hasSuffix("/") ? path + only : path + "/" + only
+        return try FileStream(path: root.appendingPathComponent(only).path, shownAs: shown)
     }
 
     /// Picks the export XML inside a zip: XML entries recognised by content first, then zips inside the zip.

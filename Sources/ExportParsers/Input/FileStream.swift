@@ -13,15 +13,15 @@ public final class FileStream: ByteStream {
     private var pending: [UInt8]
     private var pendingOffset = 0
 
-    /// Opens a regular file for reading.
-    public init(path: String) throws(ExportError) {
+    /// Opens a regular file for reading; errors name it `shownAs` (default: the path).
+    public init(path: String, shownAs name: String? = nil) throws(ExportError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw FileStream.openError(path: path, errno: errno)
         }
         var info = stat()
         let size: Int64? = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
-        self.location = InputLocation(path: path)
+        self.location = InputLocation(path: name ?? path)
         self.totalBytes = size
         self.descriptor = descriptor
         self.ownsDescriptor = true

@@ -69,6 +69,7 @@ public struct DayTotalsRenderer: Sendable {
     // MARK: - Table
 
     private func table(_ days: [DayTotal]) -> String {
+        guard !days.isEmpty else { return footer(days) }
         let stepsWidth = max(5, days.map { String($0.steps).count }.max() ?? 0)
         var out = "Date        " + pad("Steps", stepsWidth, right: true) + "  Source\n"
         for day in days {
@@ -78,6 +79,7 @@ public struct DayTotalsRenderer: Sendable {
     }
 
     private func tableBySource(_ days: [DayTotal]) -> String {
+        guard !days.isEmpty else { return footer(days) }
         let sourceWidth = max(6, days.flatMap { $0.sources.map { printable($0.source).count } }.max() ?? 0) + 2
         let stepsWidth = max(5, days.flatMap { $0.sources.map { String($0.steps).count } }.max() ?? 0)
         var out = "Date        " + pad("Source", sourceWidth, right: false) + "  " + pad("Steps", stepsWidth, right: true) + "\n"

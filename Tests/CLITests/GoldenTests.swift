@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// Command-line cases run against the built `stepimport` binary, in the xcbeautify layout:
+/// one folder per case under `Golden/` holding `cmd` (a bash line; `$STEPIMPORT` is the binary)
+/// and the expected `stdout`, `stderr` and `status`.
+///
+/// Each case runs in a fresh scratch folder where `fixtures` links to ../shared/fixtures and
+/// `samples` to the repository's samples. Timings on stderr are replaced by `<t>`.
+/// `UPDATE_GOLDEN=1 swift test --filter GoldenTests` rewrites the expected files: read the diff.
+@Suite struct GoldenTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let goldenRoot = packageRoot.appendingPathComponent("Tests/CLITests/Golden")
+
+    static var caseNames: [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: goldenRoot.path)) ?? []
+        return names.filter { FileManager.default.fileExists(atPath: goldenRoot.appendingPathComponent("\($0)/cmd").path) }.sorted()
+    }
+
+    @Test func thereAreGoldenCases() {
+        #expect(Self.caseNames.count >= 20)
+    }
+
+    @Test(arguments: caseNames)
+    func golden(_ name: String) throws {
+        let folder = Self.goldenRoot.appendingPathComponent(name)
+        let command = try String(contentsOf: folder.appendingPathComponent("cmd"), encoding: .utf8)
+        let result = try CommandRunner.run(command)
+        let stdout = result.stdout
+        let stderr = CommandRunner.normalize(result.stderr)
+        let status = "\(result.status)\n"
+
+        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+            try stdout.write(to: folder.appendingPathComponent("stdout"))
+            try Data(stderr.utf8).write(to: folder.appendingPathComponent("stderr"))
+            try Data(status.utf8).write(to: folder.appendingPathComponent("status"))
+            return
+        }
+        let expectedOut = try Data(contentsOf: folder.appendingPathComponent("stdout"))
+        let expectedErr = try String(contentsOf: folder.appendingPathComponent("stderr"), encoding: .utf8)
+        let expectedStatus = try String(contentsOf: folder.appendingPathComponent("status"), encoding: .utf8)
+        #expect(status == expectedStatus, "exit status of \(name)")
+        #expect(stderr == expectedErr, "stderr of \(name)")
+        if stdout != expectedOut {
+            Issue.record("stdout of \(name) differs:\n\(String(decoding: stdout.prefix(2000), as: UTF8.self))")
+        }
+    }
+}
+
+/// Runs a bash command line with the built binary, in a scratch folder.
+enum CommandRunner {
+    struct Result {
+        let stdout: Data
+        let stderr: String
+        let status: Int32
+    }
+
+    /// The folder holding the built products (the test bundle sits beside `stepimport`).
+    static var productsFolder: URL {
+        Bundle.main.executableURL?.deletingLastPathComponent()
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    }
+
+    static func run(_ command: String) throws -> Result {
+        let binary = productsFolder.appendingPathComponent("stepimport")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: binary.path])
+        }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("stepimport-golden-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let root = GoldenTests.packageRoot
+        try FileManager.default.createSymbolicLink(
+            at: scratch.appendingPathComponent("fixtures"),
+            withDestinationURL: root.deletingLastPathComponent().appendingPathComponent("shared/fixtures"))
+        try FileManager.default.createSymbolicLink(
+            at: scratch.appendingPathComponent("samples"), withDestinationURL: root.appendingPathComponent("samples"))
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "set -o pipefail\n" + command]
+        process.currentDirectoryURL = scratch
+        var environment = ProcessInfo.processInfo.environment
+        environment["STEPIMPORT"] = binary.path
+        environment["NO_COLOR"] = "1"
+        environment["LC_ALL"] = "C.UTF-8"
+        environment["TZ"] = "UTC"
+        environment["SCRIPTS"] = root.appendingPathComponent("scripts").path
+        process.environment = environment
+        // Output goes to files, not pipes, so that neither can fill up and block the process.
+        let captures = scratch.appendingPathExtension("out")
+        try FileManager.default.createDirectory(at: captures, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: captures) }
+        let outURL = captures.appendingPathComponent("stdout")
+        let errURL = captures.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let outHandle = try FileHandle(forWritingTo: outURL)
+        let errHandle = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try outHandle.close()
+        try errHandle.close()
+        let outData = try Data(contentsOf: outURL)
+        let errData = try Data(contentsOf: errURL)
+        return Result(stdout: outData, stderr: String(decoding: errData, as: UTF8.self), status: process.terminationStatus)
+    }
+
+    /// Replaces what changes from run to run (timings, rates) with `<t>`.
+    static func normalize(_ text: String) -> String {
+        text.replacingOccurrences(of: #"in [0-9.]+ s, [0-9.]+ [kMG]?B/s\)"#, with: "in <t>)", options: .regularExpression)
+            .replacingOccurrences(of: #"in [0-9.]+ s\)"#, with: "in <t>)", options: .regularExpression)
+    }
+}
