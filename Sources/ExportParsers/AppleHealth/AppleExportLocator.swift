@@ -21,7 +21,8 @@ public enum AppleExportLocator {
     /// Opens the export's main XML for reading.
     public static func open(path: String) throws(ExportError) -> ByteStream {
         if path == "-" {
-            return try openStandardInput()
+            return try openStream(FileStream(descriptor: 0, location: InputLocation(path: "-"), prefix: []),
+                                  seekablePath: nil)
         }
         var info = stat()
         guard stat(path, &info) == 0 else {
@@ -30,38 +31,38 @@ public enum AppleExportLocator {
         if (info.st_mode & S_IFMT) == S_IFDIR {
             return try openDirectory(path)
         }
-        let file = try FileStream(path: path)
-        let head = try readHead(file)
-        if head.starts(with: zipMagic) {
-            let archive = try ZipArchive(path: path, location: InputLocation(path: path))
-            return try openZip(archive, depth: 0)
-        }
-        // XML that is not Apple's gets its verdict (with the root element's name) from the parser.
-        guard looksLikeXML(head) else {
-            throw ExportError.notAnExport(InputLocation(path: path), found: describe(head), hint: hint(forHead: head))
-        }
-        return try FileStream(path: path)
+        // Pipes and process substitutions (`<(unzip -p ...)`) can be read only once, like stdin.
+        let isRegular = (info.st_mode & S_IFMT) == S_IFREG
+        return try openStream(try FileStream(path: path), seekablePath: isRegular ? path : nil)
     }
 
     // MARK: - Shapes
 
-    private static func openStandardInput() throws(ExportError) -> ByteStream {
-        let location = InputLocation(path: "-")
-        let stdin = FileStream(descriptor: 0, location: location, prefix: [])
-        let head = try readHead(stdin)
+    /// Decides from the first bytes whether `file` is a zip or XML, reading it only once.
+    ///
+    /// A zip's directory is at its end: a regular file is opened by libzip itself, anything
+    /// else (standard input, a pipe) is first copied to a private temporary file.
+    private static func openStream(_ file: FileStream, seekablePath: String?) throws(ExportError) -> ByteStream {
+        let location = file.location
+        let head = try readHead(file)
         if head.starts(with: zipMagic) {
-            // The zip directory is at the end: keep a private copy to read it from.
-            let descriptor = try TemporarySpool.spool(stdin, prefix: head)
+            if let seekablePath {
+                return try openZip(try ZipArchive(path: seekablePath, location: location), depth: 0)
+            }
+            let descriptor = try TemporarySpool.spool(file, prefix: head)
             return try openZip(try ZipArchive(descriptor: descriptor, location: location), depth: 0)
         }
+        // XML that is not Apple's gets its verdict (with the root element's name) from the parser.
         guard looksLikeXML(head) else {
             throw ExportError.notAnExport(location, found: describe(head), hint: hint(forHead: head))
         }
-        return FileStream(descriptor: 0, location: location, prefix: head)
+        file.putBack(head)
+        return file
     }
 
     private static func openDirectory(_ path: String) throws(ExportError) -> ByteStream {
-        let root = URL(fileURLWithPath: path, isDirectory: true)
+        // Resolve a link first: the enumerator does not descend into a starting folder that is one.
+        let root = URL(fileURLWithPath: path, isDirectory: true).resolvingSymlinksInPath()
         guard let walker = FileManager.default.enumerator(
             at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
         else {
@@ -121,8 +122,12 @@ public enum AppleExportLocator {
                 let inner = try archive.open(entry)
                 let descriptor = try TemporarySpool.spool(inner)
                 let innerArchive = try ZipArchive(descriptor: descriptor, location: inner.location)
-                if let stream = try? openZip(innerArchive, depth: depth + 1) {
-                    found.append(stream)
+                do {
+                    found.append(try openZip(innerArchive, depth: depth + 1))
+                } catch {
+                    // A zip inside that simply holds no export is not an error; anything else
+                    // (two exports, damage) is, and must not be hidden.
+                    guard case .notAnExport = error else { throw error }
                 }
             }
             if found.count == 1 { return found[0] }

@@ -37,6 +37,12 @@ public final class FileStream: ByteStream {
         self.pending = prefix
     }
 
+    /// Puts bytes already read back in front of the rest, so that they are read again.
+    func putBack(_ bytes: [UInt8]) {
+        pending = bytes + pending[pendingOffset...]
+        pendingOffset = 0
+    }
+
     deinit {
         if ownsDescriptor { close(descriptor) }
     }
