@@ -1,0 +1,110 @@
+import Foundation
+
+/// `stepimport-synth apple`: parses its arguments, writes the export (bare XML
+/// or zip) and the expected totals, and maps failures to exit codes.
+enum AppleCommand {
+    static let usage = "stepimport-synth apple --out PATH [--days N | --size BYTES] [--seed N] [--start YYYY-MM-DD] [--dtd normal|broken|none] [--control-chars] [--expected PATH]"
+
+    static let help = """
+        OVERVIEW: Write a deterministic, realistic synthetic Apple Health export.
+
+        Models an iPhone and an Apple Watch owner in Europe/Berlin: both devices
+        count the same walks, Mi Fit writes its samples 2 to 17 times, manual
+        entries, fractional counts, walks across midnight, a monthly Correlation,
+        and the bulk of a real export (heart rate, energy, sleep, workouts, HRV).
+        Every timestamp carries the export-time offset +0100, so summer samples are
+        an hour off on the owner's clock, as in real exports.
+
+        USAGE: \(usage)
+
+        OPTIONS:
+          --out PATH              Output file. A name ending in .zip gets Apple's layout
+                                  (apple_health_export/export.xml and export_cda.xml,
+                                  deflated, Zip64 when needed); anything else the bare XML.
+          --days N                Number of days to generate. (default: 60)
+          --size BYTES            Generate until the XML reaches this size, e.g. 500K, 100M,
+                                  1G (binary multiples), finishing the day that crosses it.
+          --seed N                Random seed; the same arguments give the same bytes.
+                                  (default: 1)
+          --start YYYY-MM-DD      First day, on the owner's Berlin calendar.
+                                  (default: 2024-01-01)
+          --dtd MODE              normal: internal DTD (export version 13); broken: iOS 16's
+                                  unclosed <!ATTLIST VisionPrescription; none: no DOCTYPE.
+                                  (default: normal)
+          --control-chars         Put a stray \\x0b byte in a few metadata values.
+          --expected PATH         Also write the day totals an importer must find (JSON):
+                                  by the file's offset, per source, and for
+                                  --tz Europe/Berlin.
+          -h, --help              Show help information.
+
+        EXIT STATUS:
+          0 success, 64 usage error, 73 cannot create the output, 74 write error.
+
+        EXAMPLES:
+          stepimport-synth apple --out samples/export.zip --days 45 --start 2024-03-15 \\
+              --expected samples/export.expected.json
+          stepimport-synth apple --out /tmp/bench.xml --size 1G --seed 7
+
+        """
+
+    /// Runs the subcommand with the arguments after `apple`; returns the exit status.
+    static func run(_ arguments: [String]) -> Int32 {
+        do {
+            switch try AppleExportOptions.parse(arguments) {
+            case .help:
+                print(help, terminator: "")
+                return 0
+            case .run(let options):
+                try generate(options)
+                return 0
+            }
+        } catch {
+            printError(error.message)
+            if case .usage = error {
+                printError("Usage: \(usage)\n  See 'stepimport-synth apple --help' for more information.", prefixed: false)
+            }
+            return error.exitStatus
+        }
+    }
+
+    private static func generate(_ options: AppleExportOptions) throws(SynthError) {
+        let generator = AppleExportGenerator(options: options)
+        let result: AppleExportGenerator.Result
+        if options.writesZip {
+            // Stream the XML through a temporary file next to the archive, so a
+            // multi-gigabyte export never sits in memory and stays on one disk.
+            let temporary = temporaryPath(near: options.outputPath)
+            defer { unlink(temporary) }
+            do {
+                result = try generator.writeXML(to: temporary)
+            } catch .cannotCreate(_, let reason) {
+                // The temporary file is an implementation detail: name the archive.
+                throw SynthError.cannotCreate(path: options.outputPath, reason: reason)
+            }
+            try AppleZipArchive.write(
+                archivePath: options.outputPath, xmlPath: temporary,
+                clinical: ClinicalDocument.bytes(exportInstant: result.exportInstant,
+                                                 firstDay: result.firstDay, lastDay: result.lastDay),
+                modified: result.exportInstant)
+        } else {
+            result = try generator.writeXML(to: options.outputPath)
+        }
+
+        if let expectedPath = options.expectedPath {
+            let totals = ExpectedTotals(samples: result.writtenSteps)
+            var file = try OutputFile(path: expectedPath)
+            try file.write(Array(totals.json().utf8))
+            try file.finish()
+        }
+
+        let megabytes = Double(result.bytes) / 1_048_576
+        printError("wrote \(options.outputPath): \(result.dayCount) days \(CivilDate(dayNumber: result.firstDay).text) to \(CivilDate(dayNumber: result.lastDay).text), XML \(result.bytes) bytes (\(String(format: "%.1f", megabytes)) MiB), \(result.recordCount) records, \(result.stepRecordCount) top-level step records", prefixed: false)
+    }
+
+    /// A hidden file name in the folder of `path`, unique to this process.
+    private static func temporaryPath(near path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = ".\((path as NSString).lastPathComponent).\(getpid()).xml.tmp"
+        return folder.isEmpty ? name : folder + "/" + name
+    }
+}
