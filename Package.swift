@@ -43,7 +43,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["stepimport"],
+            dependencies: ["stepimport", "stepimport-synth"],
             exclude: ["Golden"]
         ),
     ]

@@ -83,6 +83,7 @@ enum CommandRunner {
         process.currentDirectoryURL = scratch
         var environment = ProcessInfo.processInfo.environment
         environment["STEPIMPORT"] = binary.path
+        environment["SYNTH"] = productsFolder.appendingPathComponent("stepimport-synth").path
         environment["NO_COLOR"] = "1"
         environment["LC_ALL"] = "C.UTF-8"
         environment["TZ"] = "UTC"
