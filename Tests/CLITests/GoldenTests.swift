@@ -95,8 +95,8 @@ enum CommandRunner {
         defer { try? FileManager.default.removeItem(at: captures) }
         let outURL = captures.appendingPathComponent("stdout")
         let errURL = captures.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let outHandle = try FileHandle(forWritingTo: outURL)
         let errHandle = try FileHandle(forWritingTo: errURL)
         process.standardOutput = outHandle
