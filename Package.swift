@@ -24,9 +24,16 @@ let package = Package(
             pkgConfig: "libzip",
             providers: [.apt(["libzip-dev"])]
         ),
+        // Debian's SQLite (libsqlite3-dev), for Health Connect's own export database.
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         .target(
             name: "ExportParsers",
-            dependencies: ["CLibXML2", "CLibZip"]
+            dependencies: ["CLibXML2", "CLibZip", "CSQLite"]
         ),
         .executableTarget(
             name: "stepimport",
@@ -35,7 +42,7 @@ let package = Package(
         // Deterministic generator of synthetic exports for samples, tests and benchmarks.
         .executableTarget(
             name: "stepimport-synth",
-            dependencies: ["CLibZip"]
+            dependencies: ["CLibZip", "CSQLite"]
         ),
         .testTarget(
             name: "ExportParsersTests",

@@ -60,7 +60,7 @@ struct AppleExportLocatorTests {
         let zips = try Self.generated()
         let path = zips.path("two-exports.zip")
         let error = try #require(Self.failure(reading: path))
-        #expect(error == .ambiguous(InputLocation(path: path), candidates: ["a/export.xml", "b/export.xml"]))
+        #expect(error == .ambiguous(InputLocation(path: path), expected: .appleHealth, candidates: ["a/export.xml", "b/export.xml"]))
     }
 
     /// A zip that holds no Apple export, with what the error must say.
@@ -87,7 +87,7 @@ struct AppleExportLocatorTests {
         let zips = try Self.generated()
         let path = zips.path(zip.file)
         let error = try #require(Self.failure(reading: path))
-        guard case .notAnExport(let location, let found, let hint) = error else {
+        guard case .notAnExport(let location, _, let found, let hint) = error else {
             Issue.record("expected .notAnExport, got \(error)")
             return
         }
@@ -145,7 +145,7 @@ struct AppleExportLocatorTests {
         let folder = try Self.unpack(zips.path("two-exports.zip"))
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let error = try #require(Self.failure(reading: folder))
-        #expect(error == .ambiguous(InputLocation(path: folder), candidates: ["a/export.xml", "b/export.xml"]))
+        #expect(error == .ambiguous(InputLocation(path: folder), expected: .appleHealth, candidates: ["a/export.xml", "b/export.xml"]))
     }
 
     @Test("an unpacked folder with only decoys is not an export")
@@ -157,7 +157,7 @@ struct AppleExportLocatorTests {
         #expect(FileManager.default.fileExists(atPath: folder + "/__MACOSX/apple_health_export/._export.xml"))
         #expect(FileManager.default.fileExists(atPath: folder + "/apple_health_export/export_cda.xml"))
         let error = try #require(Self.failure(reading: folder))
-        guard case .notAnExport(let location, _, _) = error else {
+        guard case .notAnExport(let location, _, _, _) = error else {
             Issue.record("expected .notAnExport, got \(error)")
             return
         }
@@ -171,7 +171,7 @@ struct AppleExportLocatorTests {
         let zips = try Self.generated()
         let path = zips.path("nested-two-exports.zip")
         let error = try #require(Self.failure(reading: path))
-        guard case .ambiguous(_, let candidates) = error else {
+        guard case .ambiguous(_, _, let candidates) = error else {
             Issue.record("expected .ambiguous, got \(error)")
             return
         }

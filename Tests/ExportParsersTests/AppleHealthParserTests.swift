@@ -69,12 +69,12 @@ import Testing
         }
     }
 
-    private func failure(_ text: String, policy: InvalidRecordPolicy = .fail) -> XMLParseFailure? {
+    private func failure(_ text: String, policy: InvalidRecordPolicy = .fail) -> ParseFailure? {
         do {
             _ = try Self.parse(text, chunk: 7, policy: policy)
             return nil
         } catch {
-            return error as? XMLParseFailure
+            return error as? ParseFailure
         }
     }
 
@@ -97,7 +97,7 @@ import Testing
 
     @Test func anotherRootElementIsNotAnExport() throws {
         let error = try #require(failure("<?xml version=\"1.0\"?>\n<ClinicalDocument/>\n"))
-        #expect(error.kind == .notHealthData)
+        #expect(error.kind == .wrongKind)
         #expect(error.message.contains("<ClinicalDocument>"))
     }
 

@@ -213,3 +213,41 @@ import Testing
         #expect(berlin.instant(ofWallTime: local(12, 0, 1, 7)) == utcMs(2024, 7, 1, 10))
     }
 }
+
+@Suite struct DayAggregatorInputKindsTests {
+    @Test func wallClockSamplesAreTakenAsUTCOrAsTheZonesLocalTime() throws {
+        // Flutter's dateFrom: 23:30 on the wall clock, no zone.
+        let wall = StepSample(startMs: utcMs(2024, 7, 1, 23, 30), endMs: utcMs(2024, 7, 1, 23, 40), offsetSeconds: nil,
+                              value: 80, wallClock: true)
+        let plain = DayAggregator(rule: .recordedOffset)
+        plain.add(wall, source: "app")
+        #expect(plain.dayTotals().pairs == ["2024-07-01=80"])
+        #expect(plain.statistics.withoutOffset == 1)
+
+        // In Tokyo, 23:30 local is still July 1st, although it is 14:30 UTC.
+        let tokyo = DayAggregator(rule: try #require(ZoneRule.named("Asia/Tokyo")))
+        tokyo.add(wall, source: "app")
+        #expect(tokyo.dayTotals().pairs == ["2024-07-01=80"])
+        #expect(tokyo.statistics.wallClockInZone == 1)
+
+        // An instant (not a wall time) at 23:30 UTC is July 2nd in Tokyo.
+        var instant = wall
+        instant.wallClock = false
+        let tokyoInstant = DayAggregator(rule: try #require(ZoneRule.named("Asia/Tokyo")))
+        tokyoInstant.add(instant, source: "app")
+        #expect(tokyoInstant.dayTotals().pairs == ["2024-07-02=80"])
+    }
+
+    @Test func dayTotalsCountOnTheirDateUnderEveryRuleAndCompeteLikeSources() throws {
+        for rule in [ZoneRule.recordedOffset, try #require(ZoneRule.named("Pacific/Kiritimati"))] {
+            let aggregator = DayAggregator(rule: rule)
+            aggregator.addDayTotal(date("2024-02-29"), steps: 8122, source: "Google Fit")
+            aggregator.addDayTotal(date("2024-02-29"), steps: 8122, source: "Google Fit")   // duplicate
+            aggregator.addDayTotal(date("2024-02-29"), steps: 9000, source: "Other")
+            aggregator.addDayTotal(date("2024-03-01"), steps: 10, source: "Google Fit")
+            #expect(aggregator.dayTotals().pairs == ["2024-02-29=9000", "2024-03-01=10"])
+            #expect(aggregator.statistics.duplicates == 1)
+            #expect(aggregator.statistics.dayTotals == 3)
+        }
+    }
+}

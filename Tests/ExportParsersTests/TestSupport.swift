@@ -9,8 +9,19 @@ final class SampleCollector: StepSink {
     }
     private(set) var entries: [Entry] = []
 
+    struct DayEntry: Equatable {
+        let date: LocalDate
+        let steps: Double
+        let source: String
+    }
+    private(set) var dayTotals: [DayEntry] = []
+
     func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer) {
         entries.append(Entry(source: String(decoding: sourceUTF8, as: UTF8.self), sample: sample))
+    }
+
+    func addDayTotal(_ date: LocalDate, steps: Double, sourceUTF8: UnsafeRawBufferPointer) {
+        dayTotals.append(DayEntry(date: date, steps: steps, source: String(decoding: sourceUTF8, as: UTF8.self)))
     }
 }
 

@@ -10,6 +10,10 @@ public struct AggregationStats: Equatable, Sendable {
     public var zeroLength = 0
     /// Samples that carried no UTC offset and were taken as UTC (only under the recorded-offset rule).
     public var withoutOffset = 0
+    /// Wall-clock samples read as the local time of the `--tz` zone.
+    public var wallClockInZone = 0
+    /// Totals given per day by the export itself.
+    public var dayTotals = 0
     /// The distinct UTC offsets (seconds) that samples carried, sorted.
     public var offsets: [Int32] = []
 

@@ -37,10 +37,32 @@ public final class DayAggregator: StepSink {
             stats.zeroLength += 1
         }
         if let calendar {
-            bucketInZone(sample, source: source, calendar: calendar)
+            if sample.wallClock {
+                // A wall time with no zone is that zone's local time.
+                stats.wallClockInZone += 1
+                var placed = sample
+                placed.startMs = calendar.instant(ofWallTime: sample.startMs)
+                placed.endMs = max(placed.startMs, calendar.instant(ofWallTime: sample.endMs))
+                bucketInZone(placed, source: source, calendar: calendar)
+            } else {
+                bucketInZone(sample, source: source, calendar: calendar)
+            }
         } else {
             bucketInRecordedOffset(sample, source: source)
         }
+    }
+
+    public func addDayTotal(_ date: LocalDate, steps: Double, sourceUTF8: UnsafeRawBufferPointer) {
+        stats.samples += 1
+        let source = sources.id(forUTF8: sourceUTF8)
+        // The same day total written twice by one source is a duplicate like any other.
+        let key = WideSampleKey(source: source, startMs: Int64(date.daysSinceEpoch), endMs: Int64.min, value: steps)
+        guard seenWide.insert(key).inserted else {
+            stats.duplicates += 1
+            return
+        }
+        stats.dayTotals += 1
+        addToBucket(day: Int64(date.daysSinceEpoch), source: source, steps)
     }
 
     /// What was seen so far.
@@ -170,10 +192,14 @@ struct WideSampleKey: Hashable {
     let valueBits: UInt64
 
     init(_ sample: StepSample, source: Int32) {
+        self.init(source: source, startMs: sample.startMs, endMs: sample.endMs, value: sample.value)
+    }
+
+    init(source: Int32, startMs: Int64, endMs: Int64, value: Double) {
         self.source = source
-        startMs = sample.startMs
-        endMs = sample.endMs
+        self.startMs = startMs
+        self.endMs = endMs
         // +0.0 and -0.0 are the same count.
-        valueBits = sample.value == 0 ? 0 : sample.value.bitPattern
+        valueBits = value == 0 ? 0 : value.bitPattern
     }
 }

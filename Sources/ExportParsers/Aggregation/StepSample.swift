@@ -11,11 +11,17 @@ public struct StepSample: Equatable, Sendable {
     public var offsetSeconds: Int32?
     /// The number of steps; fractions occur in data written by third-party apps.
     public var value: Double
+    /// The times are a wall clock with no zone (Flutter's `dateFrom`), written here as if UTC.
+    ///
+    /// Under the recorded-offset rule they stay as they are (taken as UTC, so the date is the
+    /// wall clock's); under `--tz` they are read as that zone's local time.
+    public var wallClock: Bool
 
-    public init(startMs: Int64, endMs: Int64, offsetSeconds: Int32?, value: Double) {
+    public init(startMs: Int64, endMs: Int64, offsetSeconds: Int32?, value: Double, wallClock: Bool = false) {
         self.startMs = startMs
         self.endMs = endMs
         self.offsetSeconds = offsetSeconds
         self.value = value
+        self.wallClock = wallClock
     }
 }

@@ -2,6 +2,10 @@
 public protocol StepSink: AnyObject {
     /// Takes one sample whose source is given as UTF-8 bytes, valid only during the call.
     func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer)
+
+    /// Takes a total that an export already summed for one calendar day (Google Fit's daily
+    /// summary, a day-total CSV); it counts on that date whatever the zone rule.
+    func addDayTotal(_ date: LocalDate, steps: Double, sourceUTF8: UnsafeRawBufferPointer)
 }
 
 extension StepSink {
@@ -9,5 +13,11 @@ extension StepSink {
     public func add(_ sample: StepSample, source: String) {
         var source = source
         source.withUTF8 { add(sample, sourceUTF8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Takes a day total whose source is a string.
+    public func addDayTotal(_ date: LocalDate, steps: Double, source: String) {
+        var source = source
+        source.withUTF8 { addDayTotal(date, steps: steps, sourceUTF8: UnsafeRawBufferPointer($0)) }
     }
 }

@@ -54,7 +54,7 @@ public enum AppleExportLocator {
         }
         // XML that is not Apple's gets its verdict (with the root element's name) from the parser.
         guard looksLikeXML(head) else {
-            throw ExportError.notAnExport(location, found: describe(head), hint: hint(forHead: head))
+            throw ExportError.notAnExport(location, expected: .appleHealth, found: describe(head), hint: hint(forHead: head))
         }
         file.putBack(head)
         return file
@@ -81,11 +81,11 @@ public enum AppleExportLocator {
         }
         found.sort()
         guard let only = found.first else {
-            throw ExportError.notAnExport(InputLocation(path: path), found: "the folder holds no Apple Health export XML",
+            throw ExportError.notAnExport(InputLocation(path: path), expected: .appleHealth, found: "the folder holds no Apple Health export XML",
                                           hint: "point at export.zip, export.xml or the unpacked apple_health_export folder")
         }
         guard found.count == 1 else {
-            throw ExportError.ambiguous(InputLocation(path: path), candidates: found)
+            throw ExportError.ambiguous(InputLocation(path: path), expected: .appleHealth, candidates: found)
         }
         // Name the file as the user would: their folder path, then the part found inside it.
         let shown = path.hasSuffix("/") ? path + only : path + "/" + only
@@ -114,7 +114,7 @@ public enum AppleExportLocator {
             return try archive.open(matches[0])
         }
         if matches.count > 1 {
-            throw ExportError.ambiguous(archive.location, candidates: matches.map(\.name))
+            throw ExportError.ambiguous(archive.location, expected: .appleHealth, candidates: matches.map(\.name))
         }
         if depth < maxNesting {
             var found: [ByteStream] = []
@@ -132,7 +132,7 @@ public enum AppleExportLocator {
             }
             if found.count == 1 { return found[0] }
             if found.count > 1 {
-                throw ExportError.ambiguous(archive.location, candidates: found.map { $0.location.description })
+                throw ExportError.ambiguous(archive.location, expected: .appleHealth, candidates: found.map { $0.location.description })
             }
         }
         let hint: String?
@@ -145,7 +145,7 @@ public enum AppleExportLocator {
         }
         let shown = archive.entries.prefix(8).map(\.name).joined(separator: ", ")
         let more = archive.entries.count > 8 ? ", ..." : ""
-        throw ExportError.notAnExport(archive.location,
+        throw ExportError.notAnExport(archive.location, expected: .appleHealth,
                                       found: "the zip holds no Apple Health export XML (entries: \(shown)\(more))", hint: hint)
     }
 

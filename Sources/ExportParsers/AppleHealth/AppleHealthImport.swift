@@ -42,7 +42,7 @@ public enum AppleHealthImport {
                 try parser.feed(bytes)
                 if last { try parser.finish() }
             } catch {
-                throw exportError(error, at: location)
+                throw ExportError(error, at: location, expected: .appleHealth)
             }
         }
         var total: Int64 = 0
@@ -59,16 +59,5 @@ public enum AppleHealthImport {
         return AppleImportSummary(location: stream.location, bytesRead: total, parse: parser.statistics,
                                   droppedControlCharacters: filter.droppedControlCharacters,
                                   skippedDoctype: filter.skippedDoctype)
-    }
-
-    private static func exportError(_ failure: XMLParseFailure, at location: InputLocation) -> ExportError {
-        switch failure.kind {
-        case .malformed:
-            return .malformed(location, line: failure.line, column: failure.column, problem: failure.message)
-        case .invalidRecord:
-            return .invalidRecord(location, line: failure.line, column: failure.column, problem: failure.message)
-        case .notHealthData:
-            return .notAnExport(location, found: failure.message, hint: nil)
-        }
     }
 }

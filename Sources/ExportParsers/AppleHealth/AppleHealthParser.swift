@@ -37,19 +37,6 @@ public struct AppleParseStatistics: Equatable, Sendable {
     public var locale: String? = nil
 }
 
-/// An error from the XML layer, with the position libxml2 gave.
-public struct XMLParseFailure: Error, Equatable, Sendable {
-    public enum Kind: Equatable, Sendable {
-        case malformed
-        case invalidRecord
-        case notHealthData
-    }
-    public let kind: Kind
-    public let line: Int
-    public let column: Int
-    public let message: String
-}
-
 /// Streams an Apple Health `export.xml` through libxml2's SAX2 push parser and hands every
 /// top-level step record to a `StepSink`.
 ///
@@ -62,7 +49,7 @@ public final class AppleHealthParser {
     private var context: xmlParserCtxtPtr?
     private var handler = xmlSAXHandler()
     private var depth = 0
-    private var failure: XMLParseFailure?
+    private var failure: ParseFailure?
     public private(set) var statistics = AppleParseStatistics()
 
     private static let stepType: [UInt8] = Array("HKQuantityTypeIdentifierStepCount".utf8)
@@ -100,7 +87,7 @@ public final class AppleHealthParser {
     }
 
     /// Parses the next piece of the document.
-    public func feed(_ bytes: UnsafeRawBufferPointer) throws(XMLParseFailure) {
+    public func feed(_ bytes: UnsafeRawBufferPointer) throws(ParseFailure) {
         var offset = 0
         // xmlParseChunk takes an Int32 size.
         while offset < bytes.count {
@@ -113,25 +100,25 @@ public final class AppleHealthParser {
     }
 
     /// Ends the document; fails when it is incomplete (a truncated export).
-    public func finish() throws(XMLParseFailure) {
+    public func finish() throws(ParseFailure) {
         let openElements = depth
         let status = xmlParseChunk(context, nil, 0, 1)
         if failure?.kind == .malformed, let found = failure {
             // libxml2's words for an unfinished document vary ("Extra content at the end",
             // "Premature end of data", "AttValue: ' expected"); say plainly what happened.
             if openElements > 0 {
-                failure = XMLParseFailure(kind: .malformed, line: found.line, column: found.column,
+                failure = ParseFailure(kind: .malformed, line: found.line, column: found.column,
                                           message: "the document ends inside <\(openElementName)> before </HealthData>: "
                                               + "the file is truncated (libxml2: \(found.message))")
             } else if !sawRoot {
-                failure = XMLParseFailure(kind: .malformed, line: found.line, column: found.column,
+                failure = ParseFailure(kind: .malformed, line: found.line, column: found.column,
                                           message: "the document ends before its <HealthData> element begins: "
                                               + "the file is truncated or empty (libxml2: \(found.message))")
             }
         }
         try check(status)
         if statistics.records == 0 && depth == 0 && !sawRoot {
-            throw XMLParseFailure(kind: .malformed, line: 1, column: 1, message: "the document is empty")
+            throw ParseFailure(kind: .malformed, line: 1, column: 1, message: "the document is empty")
         }
     }
 
@@ -145,11 +132,11 @@ public final class AppleHealthParser {
         return String(cString: lastTopLevelName)
     }
 
-    private func check(_ status: Int32) throws(XMLParseFailure) {
+    private func check(_ status: Int32) throws(ParseFailure) {
         if let failure { throw failure }
         if status != 0 {
             // libxml2 reports through serror first; this is a fallback for a silent failure.
-            throw XMLParseFailure(kind: .malformed, line: currentLine, column: currentColumn,
+            throw ParseFailure(kind: .malformed, line: currentLine, column: currentColumn,
                                   message: "libxml2 error \(status)")
         }
     }
@@ -166,12 +153,12 @@ public final class AppleHealthParser {
         guard error.level.rawValue >= XML_ERR_ERROR.rawValue, failure == nil else { return }
         var message = error.message.map { String(cString: $0) } ?? "unknown XML error"
         while message.last == "\n" || message.last == " " { message.removeLast() }
-        failure = XMLParseFailure(kind: .malformed, line: Int(error.line), column: Int(error.int2), message: message)
+        failure = ParseFailure(kind: .malformed, line: Int(error.line), column: Int(error.int2), message: message)
     }
 
-    private func fail(_ kind: XMLParseFailure.Kind, _ message: String) {
+    private func fail(_ kind: ParseFailure.Kind, _ message: String) {
         guard failure == nil else { return }
-        failure = XMLParseFailure(kind: kind, line: currentLine, column: currentColumn, message: message)
+        failure = ParseFailure(kind: kind, line: currentLine, column: currentColumn, message: message)
         xmlStopParser(context)
     }
 
@@ -192,7 +179,7 @@ public final class AppleHealthParser {
         case 0:
             sawRoot = true
             guard isNamed(name, "HealthData") else {
-                fail(.notHealthData, "the root element is <\(String(cString: name))>, not <HealthData>")
+                fail(.wrongKind, "the root element is <\(String(cString: name))>, not <HealthData>")
                 return
             }
             if let attributes, let locale = attributeValue(attributes, attributeCount, "locale") {
@@ -231,10 +218,11 @@ public final class AppleHealthParser {
         guard let start else { return invalid("missing startDate") }
         guard let end else { return invalid("missing endDate") }
         guard let value else { return invalid("missing value") }
-        guard let startTime = AppleTimestamp.parse(start) else {
+        // Apple always writes the offset; a time without one is not Apple's form.
+        guard let startTime = Timestamp.parse(start), let startOffset = startTime.offset else {
             return invalid("startDate \"\(String(decoding: start, as: UTF8.self))\" is not a date (yyyy-MM-dd HH:mm:ss ±hhmm)")
         }
-        guard let endTime = AppleTimestamp.parse(end) else {
+        guard let endTime = Timestamp.parse(end), endTime.offset != nil else {
             return invalid("endDate \"\(String(decoding: end, as: UTF8.self))\" is not a date (yyyy-MM-dd HH:mm:ss ±hhmm)")
         }
         guard endTime.ms >= startTime.ms else {
@@ -244,7 +232,7 @@ public final class AppleHealthParser {
             return invalid("value \"\(String(decoding: value, as: UTF8.self))\" is not a non-negative number")
         }
         statistics.stepRecords += 1
-        let sample = StepSample(startMs: startTime.ms, endMs: endTime.ms, offsetSeconds: startTime.offset, value: steps)
+        let sample = StepSample(startMs: startTime.ms, endMs: endTime.ms, offsetSeconds: startOffset, value: steps)
         if let source, source.count > 0 {
             sink.add(sample, sourceUTF8: source)
         } else {

@@ -21,6 +21,27 @@ public struct InputLocation: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
+/// The kinds of export stepimport reads, for messages that say which one was expected.
+public enum ExportKind: Sendable, Equatable, CustomStringConvertible {
+    case appleHealth
+    case healthConnect
+
+    public var description: String {
+        switch self {
+        case .appleHealth: return "an Apple Health export"
+        case .healthConnect: return "a Health Connect or Google Fit export"
+        }
+    }
+
+    /// The plural, as in "holds 2 Apple Health exports".
+    var plural: String {
+        switch self {
+        case .appleHealth: return "Apple Health exports"
+        case .healthConnect: return "Health Connect or Google Fit exports"
+        }
+    }
+}
+
 /// What can go wrong while reading an export. Every case says where and what, in words a user can act on.
 public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The path does not exist.
@@ -28,9 +49,9 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The input exists but cannot be read (permissions, I/O error).
     case unreadable(InputLocation, reason: String)
     /// The input is readable but is not the kind of export this command reads.
-    case notAnExport(InputLocation, found: String, hint: String?)
+    case notAnExport(InputLocation, expected: ExportKind, found: String, hint: String?)
     /// The input holds more than one export and it is not clear which one to read.
-    case ambiguous(InputLocation, candidates: [String])
+    case ambiguous(InputLocation, expected: ExportKind, candidates: [String])
     /// A zip archive is damaged or truncated.
     case badArchive(InputLocation, reason: String)
     /// The data is not well-formed (bad XML, truncated document) at a known line and column.
@@ -44,10 +65,10 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path): no such file or directory"
         case .unreadable(let location, let reason):
             return "\(location): cannot read: \(reason)"
-        case .notAnExport(let location, let found, let hint):
-            return "\(location): not an Apple Health export: \(found)" + (hint.map { "\n  hint: \($0)" } ?? "")
-        case .ambiguous(let location, let candidates):
-            return "\(location): holds \(candidates.count) Apple Health exports, read one at a time:\n"
+        case .notAnExport(let location, let expected, let found, let hint):
+            return "\(location): not \(expected): \(found)" + (hint.map { "\n  hint: \($0)" } ?? "")
+        case .ambiguous(let location, let expected, let candidates):
+            return "\(location): holds \(candidates.count) \(expected.plural), read one at a time:\n"
                 + candidates.map { "  \($0)" }.joined(separator: "\n")
         case .badArchive(let location, let reason):
             return "\(location): damaged zip archive: \(reason)"
@@ -55,6 +76,20 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(location):\(line):\(column): malformed XML: \(problem)"
         case .invalidRecord(let location, let line, let column, let problem):
             return "\(location):\(line):\(column): invalid step record: \(problem)"
+        }
+    }
+}
+
+extension ExportError {
+    /// A parser's failure, placed in the file (and zip entry) it came from.
+    public init(_ failure: ParseFailure, at location: InputLocation, expected: ExportKind) {
+        switch failure.kind {
+        case .malformed:
+            self = .malformed(location, line: failure.line, column: failure.column, problem: failure.message)
+        case .invalidRecord:
+            self = .invalidRecord(location, line: failure.line, column: failure.column, problem: failure.message)
+        case .wrongKind:
+            self = .notAnExport(location, expected: expected, found: failure.message, hint: nil)
         }
     }
 }

@@ -1,0 +1,27 @@
+/// An error from a format parser, with the position it was found at.
+///
+/// Parsers know nothing of files or zip entries; the import that drives them adds the
+/// location when it turns this into an `ExportError`.
+public struct ParseFailure: Error, Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        /// The bytes break the format's grammar (bad XML, JSON, CSV, a truncated document).
+        case malformed
+        /// A step record is well-formed but unusable (bad date, value, missing field).
+        case invalidRecord
+        /// The input is well-formed but another kind of file (another root element, JSON of another shape).
+        case wrongKind
+    }
+    public let kind: Kind
+    /// 1-based line, or 0 where the format has no lines (a database).
+    public let line: Int
+    /// 1-based column (or field number in CSV), 0 when unknown.
+    public let column: Int
+    public let message: String
+
+    public init(kind: Kind, line: Int, column: Int, message: String) {
+        self.kind = kind
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+}

@@ -1,0 +1,49 @@
+/// A push-style parser of one export format: bytes in, in chunks of any size split anywhere;
+/// step samples out, to the `StepSink` it was made with.
+///
+/// Parsers never open files: files, zip entries and standard input all drive them through
+/// `StreamPump`, and tests can cut their input at every chunk size.
+public protocol StepRecordParser: AnyObject {
+    /// Parses the next piece of input.
+    func feed(_ bytes: UnsafeRawBufferPointer) throws(ParseFailure)
+    /// Ends the input; fails when it stops in the middle of something (a truncated file).
+    func finish() throws(ParseFailure)
+}
+
+/// Reads a stream to its end through a `StepRecordParser`.
+public enum StreamPump {
+    /// Size of each read.
+    static let chunkSize = 256 * 1024
+
+    /// Feeds all of `stream` to `parser`; returns the number of bytes read.
+    ///
+    /// `progress` is called after each chunk with the bytes read so far and the total when known.
+    @discardableResult
+    public static func run(_ stream: ByteStream, into parser: StepRecordParser, expected: ExportKind,
+                           progress: ((Int64, Int64?) -> Void)? = nil) throws(ExportError) -> Int64 {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var total: Int64 = 0
+        do {
+            while true {
+                let count = try readChunk(stream, buffer)
+                if count == 0 { break }
+                total += Int64(count)
+                try parser.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                progress?(total, stream.totalBytes)
+            }
+            try parser.finish()
+        } catch let failure as ParseFailure {
+            throw ExportError(failure, at: stream.location, expected: expected)
+        } catch let error as ExportError {
+            throw error
+        } catch {
+            preconditionFailure("unexpected error \(error)")
+        }
+        return total
+    }
+
+    private static func readChunk(_ stream: ByteStream, _ buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        try stream.read(into: buffer)
+    }
+}

@@ -1,0 +1,79 @@
+/// Reads the timestamp forms found in health exports straight from bytes, without a
+/// `DateFormatter` (which would dominate the run time if made or used per record).
+///
+/// Accepted: `yyyy-MM-dd HH:mm:ss ±hhmm` (Apple's, not ISO 8601: a space before the offset,
+/// no colon) and ISO 8601 `yyyy-MM-ddTHH:mm:ss[.fff][Z|±hh:mm|±hhmm|±hh]`; a space may stand
+/// for the `T`, and the offset may be missing (then the time is a wall clock).
+public enum Timestamp {
+    /// The instant in milliseconds since 1970 (the wall time taken as UTC when there is no
+    /// offset) and the written offset in seconds (nil when none); nil when malformed.
+    @inline(__always)
+    public static func parse(_ text: UnsafeRawBufferPointer) -> (ms: Int64, offset: Int32?)? {
+        let count = text.count
+        guard count >= 19 else { return nil }
+        @inline(__always) func digit(_ index: Int) -> Int? {
+            let value = Int(text[index]) &- 48
+            return value >= 0 && value <= 9 ? value : nil
+        }
+        @inline(__always) func two(_ index: Int) -> Int? {
+            guard let high = digit(index), let low = digit(index + 1) else { return nil }
+            return high * 10 + low
+        }
+        guard let y1 = two(0), let y2 = two(2), text[4] == 0x2D, let month = two(5), text[7] == 0x2D,
+              let day = two(8), text[10] == 0x20 || text[10] == 0x54,
+              let hour = two(11), text[13] == 0x3A, let minute = two(14), text[16] == 0x3A,
+              let second = two(17)
+        else { return nil }
+        let year = y1 * 100 + y2
+        guard month >= 1, month <= 12, day >= 1, day <= LocalDate.daysIn(month: month, year: year),
+              hour <= 23, minute <= 59, second <= 60
+        else { return nil }
+
+        var index = 19
+        var millis = 0
+        if index < count, text[index] == 0x2E {
+            index += 1
+            var scale = 100
+            let fractionStart = index
+            while index < count, let value = digit(index) {
+                millis += value * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > fractionStart else { return nil }
+        }
+        let days = LocalDate.daysFromCivil(year: year, month: month, day: day)
+        let localMs = (Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000 + Int64(millis)
+        if index == count {
+            return (localMs, nil)
+        }
+        if text[index] == 0x20 { index += 1 }
+        guard index < count else { return nil }
+        var offset = 0
+        if text[index] == 0x5A {  // Z
+            index += 1
+        } else {
+            let sign = text[index]
+            guard sign == 0x2B || sign == 0x2D, index + 3 <= count, let hours = two(index + 1) else { return nil }
+            var minutes = 0
+            var next = index + 3
+            if next < count {
+                if text[next] == 0x3A { next += 1 }
+                guard next + 2 <= count, let written = two(next) else { return nil }
+                minutes = written
+                next += 2
+            }
+            guard hours <= 18, minutes <= 59 else { return nil }
+            offset = (hours * 3600 + minutes * 60) * (sign == 0x2D ? -1 : 1)
+            index = next
+        }
+        guard index == count else { return nil }
+        return (localMs - Int64(offset) * 1000, Int32(offset))
+    }
+
+    /// Parses a timestamp given as a string (tests, small inputs).
+    public static func parse(_ text: String) -> (ms: Int64, offset: Int32?)? {
+        var text = text
+        return text.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
+    }
+}
