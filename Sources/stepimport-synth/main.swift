@@ -15,6 +15,8 @@ let topLevelHelp = """
 
     SUBCOMMANDS:
       apple                   Apple Health export (export.xml or export.zip).
+      hc-db                   Health Connect's own export database (.db or Health Connect.zip).
+      hc-json                 JSON dumps of Health Connect step records in apps' shapes.
 
       See 'stepimport-synth help <subcommand>' for detailed help.
 
@@ -24,6 +26,8 @@ let topLevelHelp = """
     EXAMPLES:
       stepimport-synth apple --out samples/export.zip --days 45 --start 2024-03-15
       stepimport-synth apple --out /tmp/bench.xml --size 1G
+      stepimport-synth hc-db --out "samples/Health Connect.zip" --days 60
+      stepimport-synth hc-json --shape react-native --out /tmp/steps.json --days 30
 
     """
 
@@ -48,11 +52,19 @@ case "help":
         status = 0
     case "apple":
         status = AppleCommand.run(["--help"])
+    case "hc-db":
+        status = HealthConnectDatabaseCommand.run(["--help"])
+    case "hc-json":
+        status = HealthConnectJSONCommand.run(["--help"])
     case let other?:
         status = usageFailure("unknown subcommand '\(other)'")
     }
 case "apple":
     status = AppleCommand.run(Array(arguments.dropFirst()))
+case "hc-db":
+    status = HealthConnectDatabaseCommand.run(Array(arguments.dropFirst()))
+case "hc-json":
+    status = HealthConnectJSONCommand.run(Array(arguments.dropFirst()))
 case let other?:
     status = usageFailure(other.hasPrefix("-") ? "unknown option '\(other)'" : "unknown subcommand '\(other)'")
 }

@@ -14,11 +14,31 @@ enum ExitStatus: Int32 {
     /// The input exists but could not be read (permissions, I/O error, no room for a temporary copy).
     case ioError = 74
 
+    init(for error: CommandError) {
+        switch error {
+        case .export(let error): self.init(for: error)
+        case .output: self = .ioError
+        }
+    }
+
     init(for error: ExportError) {
         switch error {
         case .notFound: self = .noInput
         case .unreadable: self = .ioError
         case .notAnExport, .ambiguous, .badArchive, .malformed, .invalidRecord: self = .dataError
+        }
+    }
+}
+
+/// Why a command failed: the export, or writing the results.
+enum CommandError: Error, CustomStringConvertible {
+    case export(ExportError)
+    case output(String)
+
+    var description: String {
+        switch self {
+        case .export(let error): return error.description
+        case .output(let message): return message
         }
     }
 }

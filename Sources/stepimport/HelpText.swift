@@ -18,6 +18,8 @@ enum HelpText {
     SUBCOMMANDS:
       apple                   Read an Apple Health export (export.zip, export.xml, the
                               unpacked folder, or - for standard input).
+      hc                      Read a Health Connect export, an app's JSON or CSV dump,
+                              or Google Fit Takeout (zip, folder, CSV or JSON).
 
       See 'stepimport help <subcommand>' for detailed help.
 
@@ -47,7 +49,8 @@ enum HelpText {
                               (in every format).
       --tz <zone>             Place every sample in this IANA zone (e.g. Europe/Berlin),
                               with its daylight-saving rules. Without it, each sample
-                              is placed in the UTC offset written in the file.
+                              is placed in the UTC offset written in the file (the
+                              same rule as `stepimport hc`).
       --since <date>          Leave out days before this one (YYYY-MM-DD).
       --until <date>          Leave out days after this one (YYYY-MM-DD).
       --skip-invalid          Skip step records whose date or value cannot be read,
@@ -78,16 +81,80 @@ enum HelpText {
 
     """
 
+    static let healthConnect = """
+    OVERVIEW: Read Android step data and print daily step totals.
+
+    Reads, and recognises by itself:
+      - Health Connect's own export: Health Connect.zip (any name) or the bare
+        health_connect_export.db (opened read-only; nothing is written beside it).
+      - JSON dumps: react-native-health-connect readRecords (with or without zone
+        offsets), HCGateway, Capacitor, Flutter health (camelCase and snake_case),
+        plain arrays of records, and day totals. Streamed: any size.
+      - CSV: records (start, end, count, origin; ISO 8601 or epoch ms) or day totals
+        (date, steps, optional source), with the header names exporters use.
+      - Google Fit Takeout: the daily summary CSV, the per-day 15-minute CSVs (the
+        date comes from the file name), the raw estimated_steps JSON stream, or the
+        whole Takeout zip or folder. Takeout holds the same steps up to three times;
+        the daily summary is preferred, then the per-day CSVs, then estimated_steps,
+        and they are never added together.
+
+    The android and com.android.healthconnect.phone.* origins are the phone's own
+    counter under two names and count as one source.
+
+    USAGE: stepimport hc <export> [--input-format <format>] [--format <format>]
+                         [--by-source] [--tz <zone>] [--since <date>] [--until <date>]
+                         [--skip-invalid] [--quiet]
+
+    ARGUMENTS:
+      <export>                A zip, a database, a JSON or CSV file, a Takeout folder,
+                              or - for standard input.
+
+    OPTIONS:
+      --input-format <format> auto (default), sqlite, json or csv: read a plain file
+                              as this format instead of recognising it.
+      --format <format>       table (default), json or csv. json prints exactly the
+                              body of POST /v1/trainee/health/days.
+      --by-source             Show every source's total per day and mark the winner.
+      --tz <zone>             Place every record in this IANA zone (e.g. Asia/Kolkata),
+                              daylight saving included; wall times without an offset
+                              (Flutter) are read as that zone's local time.
+      --since <date>          Leave out days before this one (YYYY-MM-DD).
+      --until <date>          Leave out days after this one (YYYY-MM-DD).
+      --skip-invalid          Skip records whose time or count cannot be read, and
+                              report them, instead of stopping.
+      -q, --quiet             Print no summary or progress on standard error.
+      --no-progress           Print no progress indicator.
+      -h, --help              Show help information.
+
+    ZONES:
+      By default each record is placed in the UTC offset it carries (Health Connect
+      stores one per record). Records that carry none (older react-native dumps,
+      Flutter wall times, Takeout's nanosecond streams) are taken as UTC, and the
+      summary says how many. --tz places every record in the trainee's zone; it is
+      the same rule as for `stepimport apple`. Takeout's daily totals are already
+      per local day and keep their dates under every rule.
+
+    """ + exitStatus + """
+
+    EXAMPLES:
+      stepimport hc "Health Connect.zip"
+      stepimport hc dump.json --format json --since 2025-01-01
+      stepimport hc takeout-20250301.zip --by-source
+      stepimport hc records.csv --tz Asia/Kolkata
+
+    """
+
     static let exitStatus = """
     EXIT STATUS:
       0   Success: the totals are complete.
       64  Usage error: unknown option, missing or bad argument.
       65  Bad data: malformed or truncated file, not an export of this kind, invalid
-          record, damaged zip. Nothing is printed on standard output.
+          record, damaged zip or database. Nothing is printed on standard output.
       66  The input file does not exist.
       70  Internal error (a bug in stepimport).
       74  The input could not be read (permissions, I/O error, no room for a
-          temporary copy of a zip read from standard input).
+          temporary copy of a zip read from a pipe), or the results could not be
+          written.
 
     """
 
@@ -95,12 +162,18 @@ enum HelpText {
         switch command {
         case "apple":
             return "USAGE: stepimport apple <export> [--format <format>] [--by-source] [--tz <zone>] [--since <date>] [--until <date>]"
+        case "hc":
+            return "USAGE: stepimport hc <export> [--input-format <format>] [--format <format>] [--by-source] [--tz <zone>] [--since <date>] [--until <date>]"
         default:
             return "USAGE: stepimport <subcommand> [<options>]"
         }
     }
 
     static func page(for command: String?) -> String {
-        command == "apple" ? apple : topLevel
+        switch command {
+        case "apple": return apple
+        case "hc": return healthConnect
+        default: return topLevel
+        }
     }
 }

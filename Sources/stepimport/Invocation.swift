@@ -10,6 +10,8 @@ struct ReadOptions {
     var skipInvalid = false
     var quiet = false
     var progress = true
+    /// `hc --input-format`: nil to detect.
+    var inputFormat: HealthConnectInputFormat?
 }
 
 /// What the command line asks for.
@@ -17,8 +19,9 @@ enum Invocation {
     case help(command: String?)
     case version
     case apple(path: String, options: ReadOptions)
+    case healthConnect(path: String, options: ReadOptions)
 
-    static let subcommands = ["apple"]
+    static let subcommands = ["apple", "hc"]
 
     /// Parses the arguments after the program name.
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
@@ -36,7 +39,7 @@ enum Invocation {
                 throw UsageError(message: "unknown subcommand '\(topic)'", command: nil)
             }
             return .help(command: topic)
-        case "apple":
+        case "apple", "hc":
             return try parseRead(Array(arguments.dropFirst()), command: first)
         default:
             if first.hasPrefix("-") {
@@ -114,6 +117,15 @@ enum Invocation {
             case "--no-progress":
                 try noValue()
                 options.progress = false
+            case "--input-format" where command == "hc":
+                let text = try value()
+                if text != "auto" {
+                    guard let format = HealthConnectInputFormat(rawValue: text) else {
+                        let names = (["auto"] + HealthConnectInputFormat.allCases.map(\.rawValue)).joined(separator: ", ")
+                        throw fail("unknown input format '\(text)' (use \(names))")
+                    }
+                    options.inputFormat = format
+                }
             default:
                 throw fail("unknown option '\(name)'")
             }
@@ -127,6 +139,6 @@ enum Invocation {
         guard paths.count == 1 else {
             throw fail("one export at a time; got \(paths.count): \(paths.joined(separator: " "))")
         }
-        return .apple(path: path, options: options)
+        return command == "hc" ? .healthConnect(path: path, options: options) : .apple(path: path, options: options)
     }
 }

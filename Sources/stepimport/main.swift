@@ -21,13 +21,20 @@ func run() -> ExitStatus {
         FileHandle.standardOutput.write(Data("stepimport \(HelpText.version)\n".utf8))
         return .success
     case .apple(let path, let options):
-        do {
-            try AppleCommand(path: path, options: options, diagnostics: diagnostics).run()
-            return .success
-        } catch {
-            diagnostics.error(error.description)
-            return ExitStatus(for: error)
-        }
+        return read(ReadCommand(kind: .apple, path: path, options: options, diagnostics: diagnostics))
+    case .healthConnect(let path, let options):
+        return read(ReadCommand(kind: .healthConnect(forcedFormat: options.inputFormat), path: path,
+                                options: options, diagnostics: diagnostics))
+    }
+}
+
+func read(_ command: ReadCommand) -> ExitStatus {
+    do {
+        try command.run()
+        return .success
+    } catch {
+        command.diagnostics.error(error.description)
+        return ExitStatus(for: error)
     }
 }
 

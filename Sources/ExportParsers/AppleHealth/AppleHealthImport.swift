@@ -42,7 +42,7 @@ public enum AppleHealthImport {
                 try parser.feed(bytes)
                 if last { try parser.finish() }
             } catch {
-                throw ExportError(error, at: location, expected: .appleHealth)
+                throw ExportError(error, at: location, expected: .appleHealth, grammar: "XML")
             }
         }
         var total: Int64 = 0
@@ -59,5 +59,28 @@ public enum AppleHealthImport {
         return AppleImportSummary(location: stream.location, bytesRead: total, parse: parser.statistics,
                                   droppedControlCharacters: filter.droppedControlCharacters,
                                   skippedDoctype: filter.skippedDoctype)
+    }
+}
+
+extension AppleImportSummary {
+    /// The same facts in the form every format reports.
+    public var importSummary: ImportSummary {
+        var summary = ImportSummary()
+        summary.locations = [location]
+        summary.format = "Apple Health XML" + (parse.locale.map { ", locale \($0)" } ?? "")
+        summary.bytesRead = bytesRead
+        summary.stepRecords = parse.stepRecords
+        summary.otherRecords = parse.records - parse.stepRecords - parse.skippedRecords
+        if parse.nestedStepRecords > 0 {
+            summary.notes.append("\(parse.nestedStepRecords) step record\(parse.nestedStepRecords == 1 ? "" : "s") inside Correlation elements left out (Apple repeats them at top level)")
+        }
+        var repairs: [String] = []
+        if skippedDoctype { repairs.append("the internal DTD was skipped") }
+        if droppedControlCharacters > 0 {
+            repairs.append("\(droppedControlCharacters) stray control character\(droppedControlCharacters == 1 ? "" : "s") dropped")
+        }
+        if !repairs.isEmpty { summary.notes.append(repairs.joined(separator: "; ")) }
+        summary.addSkipped(parse.skippedRecords, examples: parse.skippedExamples, at: location)
+        return summary
     }
 }

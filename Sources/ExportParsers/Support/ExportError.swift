@@ -54,7 +54,8 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
     case ambiguous(InputLocation, expected: ExportKind, candidates: [String])
     /// A zip archive is damaged or truncated.
     case badArchive(InputLocation, reason: String)
-    /// The data is not well-formed (bad XML, truncated document) at a known line and column.
+    /// The data is not well-formed (bad XML, JSON or CSV, a truncated document, a corrupt
+    /// database) at a known line and column (0 where the format has no lines).
     case malformed(InputLocation, line: Int, column: Int, problem: String)
     /// A step record is well-formed but its content cannot be used.
     case invalidRecord(InputLocation, line: Int, column: Int, problem: String)
@@ -73,19 +74,27 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badArchive(let location, let reason):
             return "\(location): damaged zip archive: \(reason)"
         case .malformed(let location, let line, let column, let problem):
-            return "\(location):\(line):\(column): malformed XML: \(problem)"
+            return "\(location)\(ExportError.position(line, column)): \(problem)"
         case .invalidRecord(let location, let line, let column, let problem):
-            return "\(location):\(line):\(column): invalid step record: \(problem)"
+            return "\(location)\(ExportError.position(line, column)): invalid step record: \(problem)"
         }
     }
 }
 
 extension ExportError {
-    /// A parser's failure, placed in the file (and zip entry) it came from.
-    public init(_ failure: ParseFailure, at location: InputLocation, expected: ExportKind) {
+    /// `:line:column`, or nothing where the format has no lines (a database).
+    static func position(_ line: Int, _ column: Int) -> String {
+        guard line > 0 else { return "" }
+        return column > 0 ? ":\(line):\(column)" : ":\(line)"
+    }
+
+    /// A parser's failure, placed in the file (and zip entry) it came from; `grammar` names
+    /// the syntax that was broken ("XML", "JSON", "CSV").
+    public init(_ failure: ParseFailure, at location: InputLocation, expected: ExportKind, grammar: String) {
         switch failure.kind {
         case .malformed:
-            self = .malformed(location, line: failure.line, column: failure.column, problem: failure.message)
+            self = .malformed(location, line: failure.line, column: failure.column,
+                              problem: "malformed \(grammar): \(failure.message)")
         case .invalidRecord:
             self = .invalidRecord(location, line: failure.line, column: failure.column, problem: failure.message)
         case .wrongKind:

@@ -19,7 +19,7 @@ public enum StreamPump {
     ///
     /// `progress` is called after each chunk with the bytes read so far and the total when known.
     @discardableResult
-    public static func run(_ stream: ByteStream, into parser: StepRecordParser, expected: ExportKind,
+    public static func run(_ stream: ByteStream, into parser: StepRecordParser, expected: ExportKind, grammar: String,
                            progress: ((Int64, Int64?) -> Void)? = nil) throws(ExportError) -> Int64 {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }
@@ -34,7 +34,7 @@ public enum StreamPump {
             }
             try parser.finish()
         } catch let failure as ParseFailure {
-            throw ExportError(failure, at: stream.location, expected: expected)
+            throw ExportError(failure, at: stream.location, expected: expected, grammar: grammar)
         } catch let error as ExportError {
             throw error
         } catch {

@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Databases that arrive as a stream: a zip entry (`Health Connect.zip`) or standard input.
+extension HealthConnectDatabase {
+    /// Copies `stream` (after `prefix`, bytes already read from it) to a temporary file and opens
+    /// the copy; the copy's name is removed as soon as SQLite holds it open.
+    ///
+    /// SQLite needs a real path: it resolves symbolic links in the name it is given, so the
+    /// `/proc/self/fd/N` of an already unlinked file (what `TemporarySpool` makes) ends at
+    /// "... (deleted)" and cannot be opened.
+    /// The copy therefore keeps a name (in `$TMPDIR`, mode 0600) only until the open succeeds
+    /// or fails. `progress` is called with the bytes copied so far and the total when known.
+    public convenience init(copying stream: ByteStream, prefix: [UInt8] = [], location: InputLocation? = nil,
+                            progress: ((Int64, Int64?) -> Void)? = nil) throws(ExportError) {
+        try self.init(copying: stream, prefix: prefix, location: location, progress: progress, in: nil)
+    }
+
+    /// The same, with the copy made in `folder` (nil: `$TMPDIR` or `/tmp`), so tests can watch it.
+    convenience init(copying stream: ByteStream, prefix: [UInt8], location: InputLocation?,
+                     progress: ((Int64, Int64?) -> Void)?, in folder: String?) throws(ExportError) {
+        let location = location ?? stream.location
+        let path = try HealthConnectDatabase.copyToTemporaryFile(stream, prefix: prefix, location: location,
+                                                                 progress: progress, in: folder)
+        defer { unlink(path) }
+        try self.init(opening: path, location: location)
+    }
+
+    /// Whether `path` names an open descriptor rather than a file (`/proc/self/fd/N`, `/dev/fd/N`).
+    static func isDescriptorPath(_ path: String) -> Bool {
+        for prefix in ["/proc/self/fd/", "/dev/fd/"] where path.hasPrefix(prefix) {
+            let rest = path.dropFirst(prefix.count)
+            return !rest.isEmpty && rest.allSatisfy(\.isASCII) && rest.allSatisfy(\.isNumber)
+        }
+        return false
+    }
+
+    /// Writes `prefix` and the rest of `stream` to a new file in the temporary folder; returns its path.
+    static func copyToTemporaryFile(_ stream: ByteStream, prefix: [UInt8], location: InputLocation,
+                                    progress: ((Int64, Int64?) -> Void)?, in folder: String?) throws(ExportError) -> String {
+        let folder = folder ?? ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(folder)/stepimport-hc-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else {
+            throw ExportError.unreadable(location, reason: "cannot create a temporary copy in \(folder): \(String(cString: strerror(errno)))")
+        }
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        var closed = false
+        do throws(ExportError) {
+            let prefixWritten = prefix.withUnsafeBytes { raw in
+                Result { () throws(ExportError) in try writeAll(descriptor, raw, location) }
+            }
+            try prefixWritten.get()
+            var copied = Int64(prefix.count)
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+            defer { buffer.deallocate() }
+            while true {
+                let count = try stream.read(into: buffer)
+                if count == 0 { break }
+                try writeAll(descriptor, UnsafeRawBufferPointer(rebasing: buffer[0..<count]), location)
+                copied += Int64(count)
+                progress?(copied, stream.totalBytes.map { $0 + Int64(prefix.count) })
+            }
+            closed = true
+            guard close(descriptor) == 0 else {
+                throw ExportError.unreadable(location, reason: "cannot write the temporary copy: \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            if !closed { close(descriptor) }
+            unlink(path)
+            throw error
+        }
+        return path
+    }
+
+    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ location: InputLocation) throws(ExportError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw ExportError.unreadable(location, reason: "cannot write the temporary copy: \(String(cString: strerror(errno)))")
+            }
+            offset += written
+        }
+    }
+}

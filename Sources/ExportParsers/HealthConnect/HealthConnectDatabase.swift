@@ -1,0 +1,257 @@
+import CSQLite
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Health Connect's own export database (`health_connect_export.db`, from Settings > Health
+/// Connect > Backup and restore), opened read-only, checked, and read for its step records.
+///
+/// SQLite needs random access to a named file: a plain file is opened where it is; a zip entry
+/// or standard input goes through `init(copying:)`, which copies it to a temporary file. Nothing
+/// is ever written beside the input: no journal, WAL or lock files.
+public final class HealthConnectDatabase {
+    /// The `PRAGMA user_version` values of Health Connect releases this reader knows.
+    public static let knownSchemaVersions: ClosedRange<Int> = 9...23
+
+    /// Where the database came from, for messages.
+    public let location: InputLocation
+    /// The database's `PRAGMA user_version`.
+    public let schemaVersion: Int
+    /// The size of the database file in bytes, for the report.
+    public let byteSize: Int64
+    let connection: OpaquePointer
+    /// Whether `health_data_category_priority_table` exists with the columns read from it.
+    private let hasPriorityTable: Bool
+
+    /// The source of rows whose app is missing or not in `application_info_table`.
+    static let unknownSource = "(unknown)"
+    private static let maxSkippedExamples = 5
+    /// Health Connect's `ZoneOffset` range, ±18 hours in seconds.
+    private static let offsetRange: ClosedRange<Int64> = -64_800...64_800
+
+    /// Opens the database at `path` read-only and checks that it is a Health Connect export this
+    /// version knows; `location` names it in errors (the file, or the zip entry it came from).
+    ///
+    /// A descriptor's path (`/proc/self/fd/N`, `/dev/fd/N`) is read through a temporary copy,
+    /// because SQLite cannot open an unlinked file by it (see `init(copying:)`, which saves the
+    /// extra copy when the data comes from a stream anyway).
+    public convenience init(path: String, location: InputLocation) throws(ExportError) {
+        if HealthConnectDatabase.isDescriptorPath(path) {
+            try self.init(copying: try FileStream(path: path, shownAs: location.description), location: location)
+        } else {
+            try self.init(opening: path, location: location)
+        }
+    }
+
+    /// Opens and checks the database file at `path` itself.
+    init(opening path: String, location: InputLocation) throws(ExportError) {
+        try HealthConnectDatabase.checkFile(path: path, location: location)
+        var info = stat()
+        byteSize = stat(path, &info) == 0 ? Int64(info.st_size) : 0
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(HealthConnectDatabase.uri(forPath: path), &handle, flags, nil)
+        guard status == SQLITE_OK, let handle else {
+            let error = HealthConnectDatabase.failure(status, on: handle, location: location, while: "opening the database")
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        do {
+            let checked = try HealthConnectDatabase.checkSchema(handle, location: location)
+            schemaVersion = checked.version
+            hasPriorityTable = checked.hasPriorityTable
+        } catch {
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        self.location = location
+        connection = handle
+    }
+
+    deinit {
+        sqlite3_close_v2(connection)
+    }
+
+    // MARK: - Reading
+
+    /// The apps of `application_info_table`: package names and the sources they count under.
+    private struct Origins {
+        var ids: [Int64: Int] = [:]
+        var packageNames: [[UInt8]] = []
+        var sources: [[UInt8]] = []
+
+        /// Adds the slot for rows whose app is unknown, last.
+        mutating func addUnknown() -> Int {
+            packageNames.append(Array(HealthConnectDatabase.unknownSource.utf8))
+            sources.append(Array(HealthConnectDatabase.unknownSource.utf8))
+            return packageNames.count - 1
+        }
+    }
+
+    /// Reads every row of `steps_record_table` into `sink` and returns what was found.
+    ///
+    /// Each row becomes one sample placed at its own `start_zone_offset` (none when NULL), under
+    /// its app's package name (the phone's counter under one name). A damaged database ends the
+    /// read with an error: a total from part of the data must not pass for the real one.
+    public func read(into sink: StepSink, invalidRecords policy: InvalidRecordPolicy = .fail)
+        throws(ExportError) -> HealthConnectDatabaseStatistics {
+        var statistics = HealthConnectDatabaseStatistics()
+        statistics.schemaVersion = schemaVersion
+        var origins = try loadOrigins()
+        let unknown = origins.addUnknown()
+        if hasPriorityTable {
+            statistics.activityPriority = try loadActivityPriority(origins)
+        }
+        var rowsPerOrigin = [Int](repeating: 0, count: origins.packageNames.count)
+
+        let statement = try prepare("""
+            SELECT row_id, start_time, end_time, start_zone_offset, end_zone_offset, count, app_info_id
+            FROM steps_record_table ORDER BY row_id
+            """)
+        var lastAppID: Int64 = .min
+        var lastOrigin = unknown
+
+        func invalid(_ rowID: Int64, _ problem: String) throws(ExportError) {
+            let described = "steps_record_table row_id \(rowID): \(problem)"
+            switch policy {
+            case .fail:
+                throw ExportError.invalidRecord(location, line: 0, column: 0,
+                                                problem: described + " (use --skip-invalid to skip such records and report them)")
+            case .skip:
+                statistics.skippedRecords += 1
+                if statistics.skippedExamples.count < HealthConnectDatabase.maxSkippedExamples {
+                    statistics.skippedExamples.append(SkippedRecord(line: 0, column: 0, problem: described))
+                }
+            }
+        }
+        /// A column that must hold a whole number; nil (after reporting the row) when it does not.
+        func integer(_ column: Int32, _ name: String, _ rowID: Int64) throws(ExportError) -> Int64? {
+            switch statement.type(column) {
+            case SQLITE_INTEGER:
+                return statement.int64(column)
+            case SQLITE_NULL:
+                try invalid(rowID, "\(name) is NULL")
+            default:
+                try invalid(rowID, "\(name) is \"\(statement.text(column))\", not a whole number")
+            }
+            return nil
+        }
+        /// An offset column: nil for NULL, `.some(nil)` (after reporting the row) when unusable.
+        func offset(_ column: Int32, _ name: String, _ rowID: Int64) throws(ExportError) -> Int32?? {
+            switch statement.type(column) {
+            case SQLITE_NULL:
+                return .some(nil)
+            case SQLITE_INTEGER:
+                let value = statement.int64(column)
+                if HealthConnectDatabase.offsetRange.contains(value) { return Int32(value) }
+                try invalid(rowID, "\(name) \(value) is not a UTC offset in seconds (-64800 to 64800)")
+            default:
+                try invalid(rowID, "\(name) is \"\(statement.text(column))\", not a UTC offset in seconds")
+            }
+            return nil
+        }
+
+        try HealthConnectDatabase.forEachRow(statement, on: connection, location: location,
+                                             while: "reading steps_record_table") { () throws(ExportError) in
+            statistics.rows += 1
+            let rowID = statement.int64(0)
+            var origin = unknown
+            if statement.type(6) == SQLITE_INTEGER {
+                let appID = statement.int64(6)
+                if appID == lastAppID {
+                    origin = lastOrigin
+                } else {
+                    origin = origins.ids[appID] ?? unknown
+                    lastAppID = appID
+                    lastOrigin = origin
+                }
+            }
+            rowsPerOrigin[origin] += 1
+
+            guard let start = try integer(1, "start_time", rowID), let end = try integer(2, "end_time", rowID) else { return }
+            guard end >= start else {
+                return try invalid(rowID, "end_time \(end) is before start_time \(start)")
+            }
+            guard let startOffset = try offset(3, "start_zone_offset", rowID),
+                  try offset(4, "end_zone_offset", rowID) != nil
+            else { return }
+            let count: Double
+            switch statement.type(5) {
+            case SQLITE_INTEGER:
+                let value = statement.int64(5)
+                guard value >= 0 else { return try invalid(rowID, "count \(value) is negative") }
+                count = Double(value)
+            case SQLITE_FLOAT:
+                let value = statement.double(5)
+                guard value.isFinite, value >= 0 else { return try invalid(rowID, "count \(value) is not a non-negative number") }
+                count = value
+            case SQLITE_NULL:
+                return try invalid(rowID, "count is NULL")
+            default:
+                return try invalid(rowID, "count is \"\(statement.text(5))\", not a number")
+            }
+
+            if startOffset == nil { statistics.rowsWithoutOffset += 1 }
+            statistics.samples += 1
+            let sample = StepSample(startMs: start, endMs: end, offsetSeconds: startOffset, value: count)
+            origins.sources[origin].withUnsafeBytes { sink.add(sample, sourceUTF8: $0) }
+        }
+
+        statistics.origins = rowsPerOrigin.indices.compactMap { index in
+            guard rowsPerOrigin[index] > 0 else { return nil }
+            return HealthConnectDatabaseStatistics.Origin(
+                packageName: String(decoding: origins.packageNames[index], as: UTF8.self),
+                source: String(decoding: origins.sources[index], as: UTF8.self),
+                rows: rowsPerOrigin[index])
+        }.sorted { $0.rows != $1.rows ? $0.rows > $1.rows : $0.packageName.utf8.lexicographicallyPrecedes($1.packageName.utf8) }
+        return statistics
+    }
+
+    /// Loads `application_info_table` into a small map from row_id to package name and source.
+    private func loadOrigins() throws(ExportError) -> Origins {
+        var origins = Origins()
+        let statement = try prepare("SELECT row_id, package_name FROM application_info_table")
+        try HealthConnectDatabase.forEachRow(statement, on: connection, location: location,
+                                             while: "reading application_info_table") { () throws(ExportError) in
+            guard statement.type(0) == SQLITE_INTEGER, !statement.isNull(1) else { return }
+            let name = statement.bytes(1)
+            guard !name.isEmpty else { return }
+            let source = name.withUnsafeBytes { raw in
+                HealthConnectOrigin.withCanonical(raw) { Array($0) }
+            }
+            origins.ids[statement.int64(0)] = origins.packageNames.count
+            origins.packageNames.append(name)
+            origins.sources.append(source)
+        }
+        return origins
+    }
+
+    /// The ACTIVITY category's priority (category 1) as package names, highest first; nil when absent.
+    ///
+    /// `app_id_priority_order` lists `application_info_table` row_ids separated by commas.
+    private func loadActivityPriority(_ origins: Origins) throws(ExportError) -> [String]? {
+        let statement = try prepare("""
+            SELECT app_id_priority_order FROM health_data_category_priority_table WHERE health_data_category = 1
+            """)
+        var order: [String]?
+        try HealthConnectDatabase.forEachRow(statement, on: connection, location: location,
+                                             while: "reading health_data_category_priority_table") { () throws(ExportError) in
+            guard order == nil else { return }
+            let text = statement.bytes(0)
+            var names: [String] = []
+            for field in text.split(whereSeparator: { !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) && $0 != UInt8(ascii: "-") }) {
+                guard let id = Int64(String(decoding: field, as: UTF8.self)) else { continue }
+                if let index = origins.ids[id] {
+                    names.append(String(decoding: origins.packageNames[index], as: UTF8.self))
+                } else {
+                    names.append("(unknown app \(id))")
+                }
+            }
+            order = names
+        }
+        return order
+    }
+}

@@ -1,0 +1,32 @@
+/// What one read of a Health Connect export database found, for the report.
+public struct HealthConnectDatabaseStatistics: Equatable, Sendable {
+    /// One data origin (app) with the step rows it wrote.
+    public struct Origin: Equatable, Sendable {
+        /// The package name as stored in `application_info_table`, or `(unknown)`.
+        public let packageName: String
+        /// The source its samples were handed on under (the phone's counter has one name for two spellings).
+        public let source: String
+        /// Rows of `steps_record_table` that name this origin, skipped ones included.
+        public var rows: Int
+    }
+
+    /// `PRAGMA user_version` of the database.
+    public var schemaVersion: Int = 0
+    /// Rows read from `steps_record_table`.
+    public var rows = 0
+    /// Samples handed to the sink.
+    public var samples = 0
+    /// Rows with no `start_zone_offset`, handed on without an offset.
+    public var rowsWithoutOffset = 0
+    /// Rows skipped under `InvalidRecordPolicy.skip`.
+    public var skippedRecords = 0
+    /// The first few skipped rows (line and column are 0; the problem names the row_id).
+    public var skippedExamples: [SkippedRecord] = []
+    /// Origins that wrote step rows, most rows first (ties by package name).
+    public var origins: [Origin] = []
+    /// Health Connect's ACTIVITY priority (category 1) as package names, highest first; nil when
+    /// the database holds none. Health Connect's own totals follow it, stepimport does not.
+    public var activityPriority: [String]? = nil
+
+    public init() {}
+}

@@ -1,0 +1,206 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Reads whatever an Android user left the phone with: Health Connect's own export
+/// (`Health Connect.zip` or the bare `.db`), JSON and CSV dumps from apps, and Google Fit
+/// Takeout (its CSVs, its raw step streams, or the whole Takeout zip or folder).
+///
+/// The format is recognised from the first bytes and, in zips and folders, from the entry
+/// names; `--input-format` forces one for a plain file.
+public enum HealthConnectImport {
+    static let headLength = 4096
+
+    /// Reads the export at `path` (a file, a zip, a Takeout folder, or `-`) into `sink`.
+    public static func read(path: String, into sink: StepSink, invalidRecords: InvalidRecordPolicy = .fail,
+                            format forced: HealthConnectInputFormat? = nil,
+                            progress: ((Int64, Int64?) -> Void)? = nil) throws(ExportError) -> ImportSummary {
+        var reader = Reader(sink: sink, policy: invalidRecords, forced: forced, progress: progress)
+        if path == "-" {
+            try reader.readStream(FileStream(descriptor: 0, location: InputLocation(path: "-"), prefix: []),
+                                  seekablePath: nil, name: nil)
+            return reader.summary
+        }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw FileStream.openError(path: path, errno: errno)
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            try reader.readFolder(path)
+        } else {
+            let isRegular = (info.st_mode & S_IFMT) == S_IFREG
+            try reader.readStream(try FileStream(path: path), seekablePath: isRegular ? path : nil,
+                                  name: (path as NSString).lastPathComponent)
+        }
+        return reader.summary
+    }
+
+    /// What the first bytes of a file say it is.
+    enum Sniffed: Equatable {
+        case zip, sqlite, json, csv, appleXML, otherXML, empty, unknown
+    }
+
+    static func sniff(_ head: [UInt8]) -> Sniffed {
+        if head.isEmpty { return .empty }
+        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .zip }
+        if head.starts(with: Array("SQLite format 3\0".utf8)) { return .sqlite }
+        var text = head[...]
+        if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
+        text = text.drop(while: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
+        guard let first = text.first else { return .empty }
+        switch first {
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            return .json
+        case UInt8(ascii: "<"):
+            return AppleExportLocator.looksLikeHealthXML(Array(head)) ? .appleXML : .otherXML
+        default:
+            // CSV: printable text whose first line holds a comma.
+            let firstLine = text.prefix(while: { $0 != 0x0A && $0 != 0x0D })
+            let printable = !firstLine.contains(where: { $0 < 0x20 && $0 != 0x09 })
+            return printable && firstLine.contains(UInt8(ascii: ",")) ? .csv : .unknown
+        }
+    }
+
+    static let acceptedFormats = "Health Connect's export (Health Connect.zip or health_connect_export.db), JSON dumps (react-native-health-connect, HCGateway, Capacitor, Flutter health, record arrays, day totals), record or day-total CSV, and Google Fit Takeout (zip, folder, daily summary CSV, per-day CSVs, estimated_steps JSON)"
+
+    static func wrongKind(_ sniffed: Sniffed, _ head: [UInt8], at location: InputLocation) -> ExportError {
+        switch sniffed {
+        case .appleXML:
+            return .notAnExport(location, expected: .healthConnect, found: "found an Apple Health export",
+                                hint: "Apple Health exports are read by `stepimport apple`")
+        case .empty:
+            return .notAnExport(location, expected: .healthConnect, found: "the input is empty", hint: nil)
+        case .otherXML:
+            return .notAnExport(location, expected: .healthConnect, found: "found XML that is not an export",
+                                hint: "accepted: \(acceptedFormats)")
+        default:
+            let start = String(decoding: head.prefix(16), as: UTF8.self).unicodeScalars
+                .map { $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{FFFD}" ? "." : String($0) }.joined()
+            return .notAnExport(location, expected: .healthConnect,
+                                found: "its first bytes (\"\(start)\") are none of the accepted formats",
+                                hint: "accepted: \(acceptedFormats)")
+        }
+    }
+}
+
+extension HealthConnectImport {
+    /// One import's state: the sink, the options and the summary being built.
+    struct Reader {
+        let sink: StepSink
+        let policy: InvalidRecordPolicy
+        let forced: HealthConnectInputFormat?
+        let progress: ((Int64, Int64?) -> Void)?
+        var summary = ImportSummary()
+        /// Bytes read before the current input, for progress over several files.
+        var bytesBefore: Int64 = 0
+        /// The total of all inputs when known in advance (the selected zip entries), for progress.
+        var plannedTotal: Int64?
+
+        init(sink: StepSink, policy: InvalidRecordPolicy, forced: HealthConnectInputFormat?,
+             progress: ((Int64, Int64?) -> Void)?) {
+            self.sink = sink
+            self.policy = policy
+            self.forced = forced
+            self.progress = progress
+        }
+
+        /// Reads one file or stream whose kind is not known yet.
+        mutating func readStream(_ file: FileStream, seekablePath: String?, name: String?) throws(ExportError) {
+            let head = try readHead(file)
+            let sniffed = sniff(head)
+            if sniffed == .zip {
+                if let seekablePath {
+                    try readZip(try ZipArchive(path: seekablePath, location: file.location), depth: 0)
+                } else {
+                    let descriptor = try TemporarySpool.spool(file, prefix: head)
+                    try readZip(try ZipArchive(descriptor: descriptor, location: file.location), depth: 0)
+                }
+                return
+            }
+            let format = try format(forced ?? nil, sniffed, head, at: file.location)
+            switch format {
+            case .sqlite:
+                if let seekablePath {
+                    try readDatabase(try HealthConnectDatabase(path: seekablePath, location: file.location))
+                } else {
+                    // SQLite needs a file: a private copy, removed as soon as SQLite holds it open.
+                    try readDatabase(try HealthConnectDatabase(copying: file, prefix: head, location: file.location))
+                }
+            case .json, .csv:
+                file.putBack(head)
+                try readText(file, format: format, name: name)
+            }
+        }
+
+        /// The format to read a plain file as: the forced one, or what the first bytes say.
+        private func format(_ forced: HealthConnectInputFormat?, _ sniffed: Sniffed, _ head: [UInt8],
+                            at location: InputLocation) throws(ExportError) -> HealthConnectInputFormat {
+            if let forced { return forced }
+            switch sniffed {
+            case .sqlite: return .sqlite
+            case .json: return .json
+            case .csv: return .csv
+            default: throw HealthConnectImport.wrongKind(sniffed, head, at: location)
+            }
+        }
+
+        /// Streams a JSON or CSV input through its parser.
+        mutating func readText(_ stream: ByteStream, format: HealthConnectInputFormat, name: String?) throws(ExportError) {
+            let parser: SummarizingParser
+            switch format {
+            case .json:
+                parser = HealthConnectJSONParser(sink: sink, invalidRecords: policy)
+            case .csv:
+                parser = StepCSVParser(sink: sink, invalidRecords: policy, fileName: name)
+            case .sqlite:
+                preconditionFailure("databases are not streamed")
+            }
+            let before = bytesBefore
+            let planned = plannedTotal
+            let report = progress
+            let read = try StreamPump.run(stream, into: parser, expected: .healthConnect, grammar: format == .json ? "JSON" : "CSV",
+                                          progress: report.map { report in { done, total in report(before + done, planned ?? total) } })
+            bytesBefore += read
+            summary.bytesRead += read
+            summary.locations.append(stream.location)
+            noteFormat(parser.formatName)
+            parser.summarize(into: &summary, at: stream.location)
+        }
+
+        mutating func readDatabase(_ database: HealthConnectDatabase) throws(ExportError) {
+            let statistics = try database.read(into: sink, invalidRecords: policy)
+            summary.locations.append(database.location)
+            summary.bytesRead += database.byteSize
+            database.summarize(statistics, into: &summary, at: database.location)
+            noteFormat(database.formatName(statistics))
+        }
+
+        mutating func noteFormat(_ name: String) {
+            if summary.format.isEmpty {
+                summary.format = name
+            } else if !summary.format.contains(name) {
+                summary.format += ", " + name
+            }
+        }
+
+        func readHead(_ stream: ByteStream) throws(ExportError) -> [UInt8] {
+            var head = [UInt8](repeating: 0, count: HealthConnectImport.headLength)
+            var filled = 0
+            while filled < head.count {
+                let outcome: Result<Int, ExportError> = head.withUnsafeMutableBytes { buffer in
+                    Result { () throws(ExportError) -> Int in
+                        try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                    }
+                }
+                let count = try outcome.get()
+                if count == 0 { break }
+                filled += count
+            }
+            head.removeLast(head.count - filled)
+            return head
+        }
+    }
+}

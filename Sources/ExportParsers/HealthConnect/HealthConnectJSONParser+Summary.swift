@@ -1,0 +1,31 @@
+/// How a JSON read reads in the import report.
+extension HealthConnectJSONParser: SummarizingParser {
+    /// The shapes found, e.g. "react-native-health-connect JSON".
+    var formatName: String {
+        let shapes = statistics.shapes
+        guard !shapes.isEmpty else { return "JSON" }
+        return shapes.map { $0 == .googleFitEstimatedSteps ? "Google Fit Takeout estimated_steps JSON" : "\($0) JSON" }
+            .joined(separator: ", ")
+    }
+
+    func summarize(into summary: inout ImportSummary, at location: InputLocation) {
+        let statistics = self.statistics
+        summary.stepRecords += statistics.stepRecords + statistics.dayTotals
+        summary.otherRecords += statistics.otherTypeRecords
+        summary.addSkipped(statistics.skippedRecords, examples: statistics.skippedExamples, at: location)
+        if statistics.otherTypeRecords > 0 {
+            summary.notes.append("\(location): \(HealthConnectJSONParser.counted(statistics.otherTypeRecords, "record")) of other types "
+                                 + "(not steps) left out")
+        }
+        // Records with no offset are reported by the aggregation, for every format alike.
+        if statistics.wallClock > 0 {
+            summary.notes.append("\(location): \(HealthConnectJSONParser.counted(statistics.wallClock, "step record")) in local wall time "
+                                 + "with no zone: dated as written, or read in the --tz zone")
+        }
+    }
+
+    /// "1 record", "2 records".
+    private static func counted(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+}

@@ -1,0 +1,84 @@
+/// Counts from one JSON input, for the report.
+public struct HealthConnectJSONStatistics: Equatable, Sendable {
+    /// Objects read as records of any type: step records (skipped ones included), day totals and
+    /// records of other types.
+    public var records = 0
+    /// Step samples handed to the sink.
+    public var stepRecords = 0
+    /// Day totals handed to the sink.
+    public var dayTotals = 0
+    /// Records of another type (heart rate, distance, ...), skipped as they should be.
+    public var otherTypeRecords = 0
+    /// Step records skipped under `InvalidRecordPolicy.skip`.
+    public var skippedRecords = 0
+    /// The first few skipped records.
+    public var skippedExamples: [SkippedRecord] = []
+    /// The shapes recognised, in the order first seen.
+    public var shapes: [HealthConnectJSONParser.Shape] = []
+    /// Step samples with no UTC offset (a `Z` time and no zone offset field), taken as UTC.
+    public var withoutOffset = 0
+    /// Step samples whose times are a wall clock with no zone (Flutter's `dateFrom`).
+    public var wallClock = 0
+    /// The Google Fit Takeout stream read (its `"Data Source"`), if any.
+    public var googleFitDataSource: String? = nil
+
+    public init() {}
+
+    /// The shape names, e.g. `["react-native-health-connect"]`.
+    public var shapeNames: [String] { shapes.map(\.description) }
+}
+
+/// Streams JSON dumps of Health Connect data written by apps, and Google Fit Takeout's
+/// `estimated_steps` stream, and hands every step record (or day total) to a `StepSink`.
+///
+/// The shape is decided by content, object by object, never by a flag or a file name: any object
+/// at any depth whose own members make a step record is one (see `Shape`). Push-style and flat
+/// in memory: one object's fields are assembled at a time, in fixed buffers, and the document is
+/// never kept. JSON Lines (one record per line) is read like an array.
+public final class HealthConnectJSONParser: StepRecordParser {
+    /// The shapes of JSON this parser recognises.
+    public enum Shape: String, Sendable, CaseIterable, CustomStringConvertible {
+        /// `readRecords('Steps')` of react-native-health-connect: `{"records":[...],"pageToken":..}`,
+        /// `startTime`/`endTime`, zone offset objects, `metadata.dataOrigin`.
+        case reactNativeHealthConnect = "react-native-health-connect"
+        /// HCGateway: `start`/`end`, `data.count`, `app`.
+        case hcGateway = "HCGateway"
+        /// Capacitor Health Connect: `type: "Steps"`, `startTime`, zone offsets as strings.
+        case capacitor = "Capacitor"
+        /// Flutter `health`: `type: "STEPS"`, `dateFrom`/`date_from` wall times, `value.numericValue`.
+        case flutterHealth = "Flutter health"
+        /// Any other array of records with start, end and count under common names.
+        case plainRecords = "plain records"
+        /// Day totals: `date` (YYYY-MM-DD) and `steps`/`total_steps`/`count`.
+        case dayTotals = "day totals"
+        /// Google Fit Takeout's `derived:com.google.step_count.delta:...:estimated_steps` stream.
+        case googleFitEstimatedSteps = "Google Fit estimated_steps stream"
+
+        public var description: String { rawValue }
+    }
+
+    private let tokenizer: JSONTokenizer<Assembler>
+
+    /// The source name of Google Fit Takeout samples.
+    public static let googleFitSource = "Google Fit"
+
+    public init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy = .fail) {
+        tokenizer = JSONTokenizer(handler: Assembler(sink: sink, policy: policy))
+    }
+
+    /// What was read so far.
+    public var statistics: HealthConnectJSONStatistics {
+        tokenizer.handler.statistics
+    }
+
+    /// Parses the next piece of the input.
+    public func feed(_ bytes: UnsafeRawBufferPointer) throws(ParseFailure) {
+        try tokenizer.feed(bytes)
+    }
+
+    /// Ends the input; fails when it is truncated, or holds no step records in any shape read here.
+    public func finish() throws(ParseFailure) {
+        try tokenizer.finish()
+        try tokenizer.handler.finishDocument()
+    }
+}

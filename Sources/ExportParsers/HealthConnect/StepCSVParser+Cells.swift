@@ -1,0 +1,153 @@
+extension StepCSVParser {
+    /// A time as a cell gives it.
+    struct Moment {
+        /// Milliseconds since 1970; for a wall clock, the wall time written as if UTC.
+        var ms: Int64
+        /// The offset written in the time, in seconds east of UTC.
+        var offset: Int32?
+        /// An ISO 8601 time written without an offset: a wall clock.
+        var isWallClock: Bool
+    }
+
+    /// The cell without leading and trailing spaces and tabs.
+    @inline(__always)
+    static func trimmed(_ cell: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        var start = 0
+        var end = cell.count
+        while start < end, cell[start] == 0x20 || cell[start] == 0x09 { start += 1 }
+        while end > start, cell[end - 1] == 0x20 || cell[end - 1] == 0x09 { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: cell[start..<end])
+    }
+
+    /// An ISO 8601 time (with or without offset) or epoch milliseconds (all digits); nil otherwise.
+    @inline(__always)
+    static func moment(_ cell: UnsafeRawBufferPointer) -> Moment? {
+        if let epoch = epochMilliseconds(cell) {
+            return Moment(ms: epoch, offset: nil, isWallClock: false)
+        }
+        guard let parsed = Timestamp.parse(cell) else { return nil }
+        return Moment(ms: parsed.ms, offset: parsed.offset, isWallClock: parsed.offset == nil)
+    }
+
+    /// The smallest epoch time taken as milliseconds (1973-03-03): below it, a number is more
+    /// likely epoch seconds, which would silently land every sample in 1970.
+    static let smallestEpochMs: Int64 = 100_000_000_000
+
+    /// All digits, as milliseconds since 1970; nil for anything else or a value too small to be one.
+    @inline(__always)
+    static func epochMilliseconds(_ cell: UnsafeRawBufferPointer) -> Int64? {
+        guard cell.count > 0, cell.count <= 17 else { return nil }
+        var value: Int64 = 0
+        for byte in cell {
+            let digit = Int64(byte) &- 48
+            guard digit >= 0, digit <= 9 else { return nil }
+            value = value * 10 + digit
+        }
+        return value >= smallestEpochMs ? value : nil
+    }
+
+    static func isAllDigits(_ cell: UnsafeRawBufferPointer) -> Bool {
+        !cell.isEmpty && cell.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
+    /// Google Fit's time of day, `HH:mm:ss[.fff][Z|±hh:mm|±hhmm|±hh]`: milliseconds since midnight
+    /// and the offset (nil when none is written); nil when malformed.
+    static func timeOfDay(_ cell: UnsafeRawBufferPointer) -> (ms: Int64, offset: Int32?)? {
+        let count = cell.count
+        guard count >= 8 else { return nil }
+        func two(_ index: Int) -> Int? {
+            let high = Int(cell[index]) &- 48, low = Int(cell[index + 1]) &- 48
+            guard high >= 0, high <= 9, low >= 0, low <= 9 else { return nil }
+            return high * 10 + low
+        }
+        guard let hour = two(0), cell[2] == 0x3A, let minute = two(3), cell[5] == 0x3A, let second = two(6),
+              hour <= 23, minute <= 59, second <= 59
+        else { return nil }
+        var index = 8
+        var millis = 0
+        if index < count, cell[index] == 0x2E {
+            index += 1
+            var scale = 100
+            let fractionStart = index
+            while index < count, cell[index] >= 0x30, cell[index] <= 0x39 {
+                millis += Int(cell[index] - 0x30) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > fractionStart else { return nil }
+        }
+        let ms = Int64((hour * 3600 + minute * 60 + second) * 1000 + millis)
+        if index == count { return (ms, nil) }
+        guard let offset = writtenOffset(UnsafeRawBufferPointer(rebasing: cell[index...])) else { return nil }
+        return (ms, offset)
+    }
+
+    /// `Z`, `±hh:mm`, `±hhmm` or `±hh`, in seconds; nil when malformed or beyond ±18 hours.
+    static func writtenOffset(_ text: UnsafeRawBufferPointer) -> Int32? {
+        let count = text.count
+        if count == 1, text[0] == 0x5A || text[0] == 0x7A { return 0 }
+        guard count == 3 || count == 5 || count == 6, text[0] == 0x2B || text[0] == 0x2D else { return nil }
+        func digit(_ index: Int) -> Int? {
+            let value = Int(text[index]) &- 48
+            return value >= 0 && value <= 9 ? value : nil
+        }
+        guard let h1 = digit(1), let h2 = digit(2) else { return nil }
+        var minutes = 0
+        if count > 3 {
+            let first = count == 6 ? 4 : 3
+            guard count == 5 || text[3] == 0x3A, let m1 = digit(first), let m2 = digit(first + 1) else { return nil }
+            minutes = m1 * 10 + m2
+        }
+        let hours = h1 * 10 + h2
+        guard hours <= 18, minutes <= 59 else { return nil }
+        let seconds = hours * 3600 + minutes * 60
+        return Int32(text[0] == 0x2D ? -seconds : seconds)
+    }
+
+    /// A zone offset cell: a whole number of seconds east of UTC (`19800`, `-14400`), as Health
+    /// Connect stores it, or `±hh:mm` (or `Z`); nil when malformed or beyond ±18 hours.
+    ///
+    /// A sign and four digits is `±hhmm` when it reads as a real zone's offset (`+0530`, `-0900`:
+    /// hours up to 14, minutes 00, 15, 30 or 45), otherwise seconds (`-3600`).
+    static func zoneOffset(_ cell: UnsafeRawBufferPointer) -> Int32? {
+        if cell.contains(0x3A) || (cell.count == 1 && (cell[0] == 0x5A || cell[0] == 0x7A)) {
+            return writtenOffset(cell)
+        }
+        if cell.count == 5, let hhmm = writtenOffset(cell), hhmm.magnitude <= 14 * 3600, hhmm % 900 == 0 {
+            return hhmm
+        }
+        var index = 0
+        var negative = false
+        if cell.count > 1, cell[0] == 0x2B || cell[0] == 0x2D {
+            negative = cell[0] == 0x2D
+            index = 1
+        }
+        guard index < cell.count, cell.count - index <= 6 else { return nil }
+        var value = 0
+        while index < cell.count {
+            let digit = Int(cell[index]) &- 48
+            guard digit >= 0, digit <= 9 else { return nil }
+            value = value * 10 + digit
+            index += 1
+        }
+        guard value <= 18 * 3600 else { return nil }
+        return Int32(negative ? -value : value)
+    }
+
+    /// `YYYY-MM-DD`; nil for anything else, including dates that do not exist.
+    @inline(__always)
+    static func localDate(_ cell: UnsafeRawBufferPointer) -> LocalDate? {
+        guard cell.count == 10, cell[4] == 0x2D, cell[7] == 0x2D else { return nil }
+        var parts = (0, 0, 0)
+        for index in 0..<10 where index != 4 && index != 7 {
+            let digit = Int(cell[index]) &- 48
+            guard digit >= 0, digit <= 9 else { return nil }
+            switch index {
+            case 0..<4: parts.0 = parts.0 * 10 + digit
+            case 5..<7: parts.1 = parts.1 * 10 + digit
+            default: parts.2 = parts.2 * 10 + digit
+            }
+        }
+        return LocalDate(year: parts.0, month: parts.1, day: parts.2)
+    }
+}

@@ -1,0 +1,26 @@
+extension StepCSVParser {
+    /// Counts from one step CSV, for the report.
+    public struct Statistics: Equatable, Sendable {
+        /// The layout the header showed; nil before the header is read.
+        public var layout: Layout?
+        /// Fields in the header.
+        public var columns = 0
+        /// Rows after the header (blank lines not counted).
+        public var rows = 0
+        /// Step samples handed on (step record and Takeout per-day layouts).
+        public var samples = 0
+        /// Day totals handed on (day total and Takeout daily summary layouts).
+        public var dayTotals = 0
+        /// Rows whose step count cell is empty: no data for that time, not an error (Takeout writes
+        /// one row per day or bucket, with or without steps).
+        public var emptyCounts = 0
+        /// Rows skipped under `InvalidRecordPolicy.skip`.
+        public var skippedRecords = 0
+        /// The first few of them; `column` is the field number.
+        public var skippedExamples: [SkippedRecord] = []
+        /// Samples handed on without a UTC offset (epoch times or wall clocks with no zone offset column).
+        public var withoutOffset = 0
+
+        public init() {}
+    }
+}

@@ -1,0 +1,147 @@
+/// Streams a step CSV (Health Connect records or day totals written by exporter apps, or Google
+/// Fit Takeout's daily summary and per-day files) and hands its steps to a `StepSink`.
+///
+/// The header decides the layout (see `Layout`); every later record is one row of it. Push-style
+/// like every parser here: feed bytes in chunks of any size, then call `finish()`. A row costs no
+/// allocation unless it is invalid.
+public final class StepCSVParser: StepRecordParser {
+    private let sink: StepSink
+    private let policy: InvalidRecordPolicy
+    private let tokenizer: CSVTokenizer
+    /// The file or zip entry name as given, for messages.
+    let fileName: String?
+    /// The date a Takeout per-day file's name gives (`2025-02-02.csv`), if it has one.
+    let fileDate: LocalDate?
+
+    /// The layout, once the header has been read.
+    var layout: Layout?
+    /// Where the layout's columns stand, once the header has been read.
+    var columns = Columns()
+    /// The header's names as written (trimmed), for messages.
+    var names: [String] = []
+
+    /// What was read so far.
+    public internal(set) var statistics = Statistics()
+
+    static let maxSkippedExamples = 5
+
+    /// A parser that sends what it reads to `sink`.
+    ///
+    /// `fileName` is the file or zip entry the bytes come from (any folder prefix): Takeout's
+    /// per-day files carry their date only there.
+    public init(sink: StepSink, invalidRecords: InvalidRecordPolicy = .fail, fileName: String? = nil,
+                limits: CSVTokenizer.Limits = .standard) {
+        self.sink = sink
+        self.policy = invalidRecords
+        self.fileName = fileName
+        self.fileDate = fileName.flatMap(Self.date(inFileName:))
+        tokenizer = CSVTokenizer(limits: limits)
+    }
+
+    public func feed(_ bytes: UnsafeRawBufferPointer) throws(ParseFailure) {
+        try tokenizer.feed(bytes) { (record) throws(ParseFailure) in
+            try self.handle(record)
+        }
+    }
+
+    public func finish() throws(ParseFailure) {
+        try tokenizer.finish { (record) throws(ParseFailure) in
+            try self.handle(record)
+        }
+        guard let layout else {
+            throw ParseFailure(kind: .wrongKind, line: 1, column: 0, message: "an empty file, with no CSV header")
+        }
+        if layout == .takeoutPerDay && fileDate == nil && statistics.rows == 0 {
+            throw missingFileDate(line: 1)
+        }
+    }
+
+    private func handle(_ record: CSVRecord) throws(ParseFailure) {
+        guard let layout else {
+            try readHeader(record)
+            return
+        }
+        statistics.rows += 1
+        switch layout {
+        case .stepRecords: try stepRecordRow(record)
+        case .dailyTotals: try dayTotalRow(record, takeout: false)
+        case .takeoutDailySummary: try dayTotalRow(record, takeout: true)
+        case .takeoutPerDay: try takeoutBucketRow(record)
+        }
+    }
+
+    // MARK: - Sinks
+
+    static let unknownSource: [UInt8] = Array("(unknown)".utf8)
+    static let googleFit: [UInt8] = Array("Google Fit".utf8)
+
+    /// Hands over a sample from an origin cell (empty for none), with the phone's two names made one.
+    @inline(__always)
+    func deliver(_ sample: StepSample, origin: UnsafeRawBufferPointer) {
+        statistics.samples += 1
+        if sample.offsetSeconds == nil { statistics.withoutOffset += 1 }
+        if origin.isEmpty {
+            Self.unknownSource.withUnsafeBytes { sink.add(sample, sourceUTF8: $0) }
+        } else {
+            HealthConnectOrigin.withCanonical(origin) { sink.add(sample, sourceUTF8: $0) }
+        }
+    }
+
+    @inline(__always)
+    func deliverGoogleFit(_ sample: StepSample) {
+        statistics.samples += 1
+        if sample.offsetSeconds == nil { statistics.withoutOffset += 1 }
+        Self.googleFit.withUnsafeBytes { sink.add(sample, sourceUTF8: $0) }
+    }
+
+    @inline(__always)
+    func deliverDayTotal(_ date: LocalDate, steps: Double, source: UnsafeRawBufferPointer, takeout: Bool) {
+        statistics.dayTotals += 1
+        if takeout {
+            Self.googleFit.withUnsafeBytes { sink.addDayTotal(date, steps: steps, sourceUTF8: $0) }
+        } else if source.isEmpty {
+            Self.unknownSource.withUnsafeBytes { sink.addDayTotal(date, steps: steps, sourceUTF8: $0) }
+        } else {
+            HealthConnectOrigin.withCanonical(source) { sink.addDayTotal(date, steps: steps, sourceUTF8: $0) }
+        }
+    }
+
+    // MARK: - Invalid rows
+
+    /// Stops on an unusable row, or skips and counts it, as the policy says; `field` is 1-based.
+    func reject(_ record: CSVRecord, field: Int, _ problem: String) throws(ParseFailure) {
+        switch policy {
+        case .fail:
+            throw ParseFailure(kind: .invalidRecord, line: record.line, column: field,
+                               message: problem + " (use --skip-invalid to skip such records and report them)")
+        case .skip:
+            statistics.skippedRecords += 1
+            if statistics.skippedExamples.count < Self.maxSkippedExamples {
+                statistics.skippedExamples.append(SkippedRecord(line: record.line, column: field, problem: problem))
+            }
+        }
+    }
+
+    /// A row that ends before a column the layout needs.
+    func rejectShortRow(_ record: CSVRecord) throws(ParseFailure) {
+        let missing = columns.required.first { $0 >= record.count } ?? record.count
+        try reject(record, field: missing + 1,
+                   "the row has \(record.count) field\(record.count == 1 ? "" : "s") but the header has "
+                       + "\(names.count), and field \(missing + 1) (\(Self.quoted(names[missing]))) is needed")
+    }
+
+    /// `field N ("name")`, for messages.
+    func describe(field index: Int) -> String {
+        "field \(index + 1) (\(Self.quoted(names[index])))"
+    }
+
+    /// Text in quotes for messages, cut short when long.
+    static func quoted(_ text: String) -> String {
+        text.count > 40 ? "\"\(text.prefix(40))...\"" : "\"\(text)\""
+    }
+
+    /// Bytes in quotes for messages, cut short when long.
+    static func quoted(_ bytes: UnsafeRawBufferPointer) -> String {
+        quoted(String(decoding: bytes, as: UTF8.self))
+    }
+}

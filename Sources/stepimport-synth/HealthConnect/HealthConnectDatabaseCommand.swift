@@ -1,0 +1,135 @@
+import Foundation
+
+/// `stepimport-synth hc-db`: writes a Health Connect export database (bare or zipped) and the
+/// expected totals, and maps failures to exit codes.
+enum HealthConnectDatabaseCommand {
+    static let usage = "stepimport-synth hc-db --out PATH(.db|.zip) [--days N | --rows N] [--seed N] [--start YYYY-MM-DD] [--user-version N] [--expected PATH]"
+
+    static let help = """
+        OVERVIEW: Write a deterministic synthetic Health Connect export database.
+
+        The schema is exactly Health Connect's (steps_record_table with its generated
+        columns, application_info_table, device_info_table,
+        health_data_category_priority_table, PRAGMA user_version). The user lives in
+        Europe/Berlin (DST included) and in every 90 days spends a week in
+        America/New_York and four days in Asia/Kolkata (+05:30); times are UTC
+        milliseconds with each record's own offset in seconds. The phone's counter
+        writes as `android`, then (halfway, at most 30 days in) as
+        `com.android.healthconnect.phone.steps`: one source. Google Fit reads the same
+        walks and writes a few exact duplicates; a Samsung watch counts them in 10-minute
+        bins, on some days higher. Walks run past midnight now and then.
+
+        USAGE: \(usage)
+
+        OPTIONS:
+          --out PATH              Output file. A name ending in .zip gets the backup's layout
+                                  (one deflated entry, health_connect_export.db), e.g.
+                                  "Health Connect.zip"; anything else the bare database.
+          --days N                Number of days to generate. (default: 60)
+          --rows N                Generate until exactly N step rows are written (benchmarks).
+          --seed N                Random seed; the same arguments give the same bytes.
+                                  (default: 1)
+          --start YYYY-MM-DD      First day. (default: \(HealthConnectOptions.defaultStart))
+          --user-version N        PRAGMA user_version; Health Connect's are 9 to 23.
+                                  (default: 20)
+          --expected PATH         Also write the day totals an importer must find (JSON),
+                                  each record placed in its own offset.
+          -h, --help              Show help information.
+
+        EXIT STATUS:
+          0 success, 64 usage error, 73 cannot create the output, 74 write error.
+
+        EXAMPLES:
+          stepimport-synth hc-db --out "samples/Health Connect.zip" --days 60 \\
+              --expected samples/hc-health-connect.expected.json
+          stepimport-synth hc-db --out /tmp/bench.db --rows 5000000
+
+        """
+
+    /// Runs the subcommand with the arguments after `hc-db`; returns the exit status.
+    static func run(_ arguments: [String]) -> Int32 {
+        do {
+            switch try HealthConnectOptions.parse(arguments, for: .database) {
+            case .help:
+                print(help, terminator: "")
+                return 0
+            case .run(let options):
+                try generate(options)
+                return 0
+            }
+        } catch {
+            printError(error.message)
+            if case .usage = error {
+                printError("Usage: \(usage)\n  See 'stepimport-synth hc-db --help' for more information.", prefixed: false)
+            }
+            return error.exitStatus
+        }
+    }
+
+    private static func generate(_ options: HealthConnectOptions) throws(SynthError) {
+        // Built under a hidden name beside the output, then renamed (a bare database) or zipped:
+        // SQLite never writes into an older file, and no half-written output is left.
+        let temporary = temporaryPath(near: options.outputPath)
+        defer { unlink(temporary) }
+        let writer: HealthConnectDatabaseWriter
+        do {
+            writer = try HealthConnectDatabaseWriter(path: temporary, userVersion: options.userVersion)
+        } catch .cannotCreate(_, let reason) {
+            throw SynthError.cannotCreate(path: options.outputPath, reason: reason)
+        }
+        try writer.writeReferenceTables()
+
+        var composer = HealthConnectDayComposer(seed: options.seed, renameDayIndex: options.renameDayIndex)
+        var expected = HealthConnectExpectedTotals()
+        let collects = options.expectedPath != nil
+        let sources = HealthConnectApp.allCases.map { expected.sourceID($0.source) }
+        var dayIndex = 0
+        while true {
+            if let days = options.days, dayIndex >= days { break }
+            if let rows = options.rows, writer.rows >= rows { break }
+            composer.compose(dayIndex: dayIndex, dayNumber: options.startDay + dayIndex)
+            if collects { expected.beginDay() }
+            for record in composer.records {
+                if let rows = options.rows, writer.rows >= rows { break }
+                try writer.write(record)
+                if collects {
+                    expected.add(source: sources[record.app.rawValue], startMs: record.startMs, endMs: record.endMs,
+                                 offsetSeconds: Int64(record.startOffset), value: Double(record.count))
+                }
+            }
+            dayIndex += 1
+        }
+        try writer.finish()
+
+        let lastDay = options.startDay + dayIndex - 1
+        let databaseBytes = fileSize(temporary)
+        var written = "database \(databaseBytes) bytes (\(String(format: "%.1f", Double(databaseBytes) / 1_048_576)) MiB)"
+        if options.writesZip {
+            // The backup runs in the night after the last day.
+            let exportInstant = Int64(lastDay + 1) * 86_400 + 2 * 3600 + 17 * 60
+            try HealthConnectZipArchive.write(archivePath: options.outputPath, databasePath: temporary, modified: exportInstant)
+            written += ", zip \(fileSize(options.outputPath)) bytes"
+        } else if rename(temporary, options.outputPath) != 0 {
+            throw SynthError.cannotCreate(path: options.outputPath, reason: String(cString: strerror(errno)))
+        }
+
+        if let expectedPath = options.expectedPath {
+            var file = try OutputFile(path: expectedPath)
+            try file.write(expected.json())
+            try file.finish()
+        }
+        printError("wrote \(options.outputPath): \(dayIndex) days \(CivilDate(dayNumber: options.startDay).text) to \(CivilDate(dayNumber: lastDay).text), \(writer.rows) step rows, user_version \(options.userVersion), \(written)", prefixed: false)
+    }
+
+    /// A hidden file name in the folder of `path`, unique to this process.
+    static func temporaryPath(near path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = ".\((path as NSString).lastPathComponent).\(getpid()).db.tmp"
+        return folder.isEmpty ? name : folder + "/" + name
+    }
+
+    private static func fileSize(_ path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// `stepimport-synth hc-json`: writes a JSON dump of Health Connect step records in one of the
+/// shapes apps write, streaming, and the expected totals.
+enum HealthConnectJSONCommand {
+    static let usage = "stepimport-synth hc-json --shape SHAPE --out PATH [--days N | --size BYTES] [--seed N] [--start YYYY-MM-DD] [--expected PATH]"
+
+    static let help = """
+        OVERVIEW: Write a deterministic synthetic JSON dump of Health Connect step records.
+
+        The same user and apps as `hc-db` (the phone's counter under both names, Google
+        Fit with a few exact duplicates, a Samsung watch; Berlin with trips to New York
+        and Kolkata), written in the shape one app or library dumps them. Written as it
+        is generated, so a gigabyte takes seconds and little memory.
+
+        USAGE: \(usage)
+
+        SHAPES:
+          react-native            react-native-health-connect readRecords('Steps'):
+                                  {"records":[...],"pageToken":null}, zone offset objects.
+          react-native-no-offsets The same as dumped before 2026: no zone offsets.
+          hcgateway               HCGateway: [{"_id","id","data":{"count"},"app","start","end"}].
+          capacitor               Capacitor: {"records":[{"type":"Steps","startZoneOffset":"+02:00",..}]}.
+          flutter                 Flutter health: [{"value":{"numericValue"},"dateFrom",..}],
+                                  local wall times without an offset.
+          flutter-snake           Older Flutter health: date_from, date_to, source_name, ...
+          day-totals              A small exporter's day totals: [{"date","steps"}], no origin.
+
+        OPTIONS:
+          --shape SHAPE           The JSON shape (see SHAPES).
+          --out PATH              Output file.
+          --days N                Number of days to generate. (default: 30)
+          --size BYTES            Generate until the file reaches this size, e.g. 500K, 100M,
+                                  1G (binary multiples), finishing the day that crosses it.
+          --seed N                Random seed; the same arguments give the same bytes.
+                                  (default: 1)
+          --start YYYY-MM-DD      First day. (default: \(HealthConnectOptions.defaultStart))
+          --expected PATH         Also write the day totals an importer must find (JSON):
+                                  records with an offset placed in it, the others taken as
+                                  UTC (wall times: the date written).
+          -h, --help              Show help information.
+
+        EXIT STATUS:
+          0 success, 64 usage error, 73 cannot create the output, 74 write error.
+
+        EXAMPLES:
+          stepimport-synth hc-json --shape react-native --out samples/hc-react-native.json \\
+              --expected samples/hc-react-native.expected.json
+          stepimport-synth hc-json --shape flutter --out /tmp/bench.json --size 1G
+
+        """
+
+    /// Runs the subcommand with the arguments after `hc-json`; returns the exit status.
+    static func run(_ arguments: [String]) -> Int32 {
+        do {
+            switch try HealthConnectOptions.parse(arguments, for: .json) {
+            case .help:
+                print(help, terminator: "")
+                return 0
+            case .run(let options):
+                try generate(options)
+                return 0
+            }
+        } catch {
+            printError(error.message)
+            if case .usage = error {
+                printError("Usage: \(usage)\n  See 'stepimport-synth hc-json --help' for more information.", prefixed: false)
+            }
+            return error.exitStatus
+        }
+    }
+
+    private static func generate(_ options: HealthConnectOptions) throws(SynthError) {
+        var file = try OutputFile(path: options.outputPath)
+        var writer = HealthConnectJSONWriter(shape: options.shape)
+        var buffer = ByteBuffer(capacity: 2 << 20)
+        writer.appendHead(to: &buffer)
+
+        var composer = HealthConnectDayComposer(seed: options.seed, renameDayIndex: options.renameDayIndex)
+        var expected = HealthConnectExpectedTotals()
+        let collects = options.expectedPath != nil
+        let sources = HealthConnectApp.allCases.map { expected.sourceID($0.source) }
+        let unknown = expected.sourceID("(unknown)")
+        var records = 0
+        var dayIndex = 0
+        while true {
+            if let days = options.days, dayIndex >= days { break }
+            if let limit = options.sizeLimit, file.bytesWritten + buffer.count >= limit { break }
+            let dayNumber = options.startDay + dayIndex
+            composer.compose(dayIndex: dayIndex, dayNumber: dayNumber)
+            if collects { expected.beginDay() }
+            if options.shape == .dayTotals {
+                // The exporter's total is the phone's: its records of the day, summed.
+                let steps = composer.records.reduce(0) { $0 + ($1.app.source == HealthConnectApp.phoneLegacy.packageName ? $1.count : 0) }
+                writer.appendDayTotal(dayNumber: dayNumber, steps: steps, to: &buffer)
+                records += 1
+                if collects { expected.addDayTotal(source: unknown, dayNumber: dayNumber, steps: Double(steps)) }
+            } else {
+                for record in composer.records {
+                    writer.append(record, to: &buffer)
+                    records += 1
+                    guard collects else { continue }
+                    let source = sources[record.app.rawValue]
+                    let value = Double(record.count)
+                    switch options.shape.placement {
+                    case .ownOffset:
+                        expected.add(source: source, startMs: record.startMs, endMs: record.endMs,
+                                     offsetSeconds: Int64(record.startOffset), value: value)
+                    case .utc:
+                        expected.add(source: source, startMs: record.startMs, endMs: record.endMs, offsetSeconds: 0, value: value)
+                    case .wallClock:
+                        expected.add(source: source, startMs: record.wallStartMs, endMs: record.wallEndMs, offsetSeconds: 0, value: value)
+                    case .dayTotal:
+                        break
+                    }
+                }
+            }
+            if buffer.count >= 1 << 20 {
+                try file.write(buffer.bytes)
+                buffer.removeAll()
+            }
+            dayIndex += 1
+        }
+        writer.appendTail(to: &buffer)
+        try file.write(buffer.bytes)
+        let bytes = file.bytesWritten
+        try file.finish()
+
+        if let expectedPath = options.expectedPath {
+            var totals = try OutputFile(path: expectedPath)
+            try totals.write(expected.json())
+            try totals.finish()
+        }
+        let lastDay = options.startDay + dayIndex - 1
+        printError("wrote \(options.outputPath): \(options.shape.rawValue), \(dayIndex) days \(CivilDate(dayNumber: options.startDay).text) to \(CivilDate(dayNumber: lastDay).text), \(records) \(options.shape == .dayTotals ? "day totals" : "step records"), \(bytes) bytes (\(String(format: "%.1f", Double(bytes) / 1_048_576)) MiB)", prefixed: false)
+    }
+}
