@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "stepimport", targets: ["stepimport"]),
         .executable(name: "stepimport-synth", targets: ["stepimport-synth"]),
         .library(name: "ExportParsers", targets: ["ExportParsers"]),
+        .library(name: "HTTPClient", targets: ["HTTPClient"]),
     ],
     targets: [
         // Debian's libxml2 (libxml2-dev) behind a shim header that hides its ICU
@@ -35,6 +36,18 @@ let package = Package(
             name: "ExportParsers",
             dependencies: ["CLibXML2", "CLibZip", "CSQLite"]
         ),
+        // Typed wrappers for libcurl's variadic calls (Debian's libcurl4-openssl-dev), which
+        // Swift cannot call directly.
+        .target(
+            name: "CCurlShim",
+            linkerSettings: [.linkedLibrary("curl")]
+        ),
+        // A small HTTPS client over libcurl: system CA store or a private CA, timeouts, no
+        // redirects (a bearer token never travels to another host).
+        .target(
+            name: "HTTPClient",
+            dependencies: ["CCurlShim"]
+        ),
         .executableTarget(
             name: "stepimport",
             dependencies: ["ExportParsers"]
@@ -47,6 +60,10 @@ let package = Package(
         .testTarget(
             name: "ExportParsersTests",
             dependencies: ["ExportParsers"]
+        ),
+        .testTarget(
+            name: "HTTPClientTests",
+            dependencies: ["HTTPClient"]
         ),
         .testTarget(
             name: "CLITests",

@@ -1,0 +1,2 @@
+// Placeholder: the libcurl shim is being written.
+#include <curl/curl.h>

@@ -1,0 +1,1 @@
+// Placeholder: the HTTP client is being written.
