@@ -32,6 +32,7 @@ struct ReadCommand {
                 summary = try HealthConnectImport.read(path: path, into: aggregator, invalidRecords: policy,
                                                        format: forced, progress: progress)
             }
+            try aggregator.finish()
         } catch {
             throw .export(error)
         }

@@ -266,3 +266,61 @@ import Testing
         #expect(HealthConnectOrigin.canonical(origin) == expected)
     }
 }
+
+@Suite struct DuplicateSpillTests {
+    /// A reproducible mix: samples, fractional and pre-1970 ones, day totals, wall clocks, with
+    /// duplicates far apart from their first copy.
+    static func feed(_ aggregator: DayAggregator, count: Int) {
+        var state: UInt64 = 42
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        var earlier: [(StepSample, String)] = []
+        for index in 0..<count {
+            if index % 7 == 3, !earlier.isEmpty {
+                // A copy of a sample seen long before.
+                let (sample, source) = earlier[Int(next() % UInt64(earlier.count))]
+                aggregator.add(sample, source: source)
+                continue
+            }
+            if index % 11 == 5 {
+                aggregator.addDayTotal(LocalDate(daysSinceEpoch: Int32(19_000 + next() % 30)), steps: Double(next() % 9000),
+                                       source: "Fit")
+                continue
+            }
+            let start = utcMs(2024, 1, 1) + Int64(next() % (30 * 86_400)) * 1000 - (index % 13 == 0 ? utcMs(2024, 1, 1) + 86_400_000 : 0)
+            let length = Int64(next() % 1800) * 1000
+            let value = index % 5 == 0 ? Double(next() % 1000) + 0.5 : Double(next() % 1000)
+            let sample = StepSample(startMs: start, endMs: start + length, offsetSeconds: index % 3 == 0 ? nil : 3600,
+                                    value: value, wallClock: index % 17 == 0)
+            let source = ["iPhone", "Watch", "Mi Fit"][index % 3]
+            aggregator.add(sample, source: source)
+            if index % 4 == 0 { earlier.append((sample, source)) }
+        }
+    }
+
+    @Test(arguments: [ZoneRule.recordedOffset, ZoneRule.named("Europe/Berlin")!])
+    func spillingGivesExactlyWhatMemoryGives(_ rule: ZoneRule) throws {
+        let inMemory = DayAggregator(rule: rule)
+        Self.feed(inMemory, count: 20_000)
+        try inMemory.finish()
+        let spilling = DayAggregator(rule: rule, inMemoryLimit: 500)
+        Self.feed(spilling, count: 20_000)
+        try spilling.finish()
+
+        #expect(inMemory.statistics.duplicates > 2_000)
+        #expect(spilling.statistics == inMemory.statistics)
+        #expect(spilling.dayTotals() == inMemory.dayTotals())
+        #expect(spilling.dayTotals().count > 30)
+    }
+
+    @Test func finishingTwiceChangesNothing() throws {
+        let aggregator = DayAggregator(rule: .recordedOffset, inMemoryLimit: 10)
+        Self.feed(aggregator, count: 1_000)
+        try aggregator.finish()
+        let first = aggregator.dayTotals()
+        try aggregator.finish()
+        #expect(aggregator.dayTotals() == first)
+    }
+}

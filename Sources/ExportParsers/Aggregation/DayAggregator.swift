@@ -1,23 +1,29 @@
 /// Turns step samples into per-day totals: collapses exact duplicates, buckets each sample
 /// per local day per source (splitting those that cross midnight), and keeps the highest source.
 ///
-/// Every input format feeds this one type, so the day rules exist once. Memory grows with
-/// the number of distinct samples (for the duplicate check) and days, never with file size.
+/// Every input format feeds this one type, so the day rules exist once. Memory grows with the
+/// number of days, never with the input: past a limit, the duplicate check spills to temporary
+/// files, and `finish()` must then be called before the totals are read.
 public final class DayAggregator: StepSink {
     /// The rule that decides each sample's calendar day.
     public let rule: ZoneRule
     private let calendar: ZoneCalendar?
     private var sources = SourceTable()
-    private var seen = Set<PackedSampleKey>()
-    private var seenWide = Set<WideSampleKey>()
+    private let duplicates: DuplicateFilter
+    private var finished = true
     /// Unrounded sums keyed by day (high 32 bits) and source id (low 32 bits).
     private var sums: [UInt64: Double] = [:]
     private var stats = AggregationStats()
     private var offsetsSeen = Set<Int32>()
     private var lastOffset: Int32? = nil
 
-    public init(rule: ZoneRule) {
+    /// Distinct samples kept in memory before the duplicate check spills to disk: just under what
+    /// a hash set of 2^19 slots (8 MB) holds, so that it never grows to the next size.
+    public static let defaultInMemoryLimit = 380_000
+
+    public init(rule: ZoneRule, inMemoryLimit: Int = DayAggregator.defaultInMemoryLimit) {
         self.rule = rule
+        duplicates = DuplicateFilter(inMemoryLimit: inMemoryLimit)
         if case .zone(let zone) = rule {
             calendar = ZoneCalendar(zone: zone)
         } else {
@@ -27,11 +33,39 @@ public final class DayAggregator: StepSink {
 
     public func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer) {
         stats.samples += 1
-        let source = sources.id(forUTF8: sourceUTF8)
-        guard firstSighting(of: sample, source: source) else {
-            stats.duplicates += 1
+        consider(SampleRecord(sample, source: sources.id(forUTF8: sourceUTF8)))
+    }
+
+    public func addDayTotal(_ date: LocalDate, steps: Double, sourceUTF8: UnsafeRawBufferPointer) {
+        stats.samples += 1
+        // The same day total written twice by one source is a duplicate like any other.
+        consider(SampleRecord(day: date, steps: steps, source: sources.id(forUTF8: sourceUTF8)))
+    }
+
+    private func consider(_ record: SampleRecord) {
+        switch duplicates.check(record) {
+        case .new: bucket(record)
+        case .duplicate: stats.duplicates += 1
+        case .deferred: finished = false
+        }
+    }
+
+    /// Ends the input. Needed (and only then doing any work) when the duplicate check spilled to
+    /// disk; it fails when the temporary files could not be written or read.
+    public func finish() throws(ExportError) {
+        guard !finished else { return }
+        stats.duplicates += try duplicates.drain { bucket($0) }
+        finished = true
+    }
+
+    /// Places one first-seen record in its day buckets.
+    private func bucket(_ record: SampleRecord) {
+        if record.isDayTotal {
+            stats.dayTotals += 1
+            addToBucket(day: record.startMs, source: record.source, record.value)
             return
         }
+        let sample = record.sample
         noteOffset(sample.offsetSeconds)
         if sample.endMs == sample.startMs {
             stats.zeroLength += 1
@@ -43,30 +77,18 @@ public final class DayAggregator: StepSink {
                 var placed = sample
                 placed.startMs = calendar.instant(ofWallTime: sample.startMs)
                 placed.endMs = max(placed.startMs, calendar.instant(ofWallTime: sample.endMs))
-                bucketInZone(placed, source: source, calendar: calendar)
+                bucketInZone(placed, source: record.source, calendar: calendar)
             } else {
-                bucketInZone(sample, source: source, calendar: calendar)
+                bucketInZone(sample, source: record.source, calendar: calendar)
             }
         } else {
-            bucketInRecordedOffset(sample, source: source)
+            bucketInRecordedOffset(sample, source: record.source)
         }
-    }
-
-    public func addDayTotal(_ date: LocalDate, steps: Double, sourceUTF8: UnsafeRawBufferPointer) {
-        stats.samples += 1
-        let source = sources.id(forUTF8: sourceUTF8)
-        // The same day total written twice by one source is a duplicate like any other.
-        let key = WideSampleKey(source: source, startMs: Int64(date.daysSinceEpoch), endMs: Int64.min, value: steps)
-        guard seenWide.insert(key).inserted else {
-            stats.duplicates += 1
-            return
-        }
-        stats.dayTotals += 1
-        addToBucket(day: Int64(date.daysSinceEpoch), source: source, steps)
     }
 
     /// What was seen so far.
     public var statistics: AggregationStats {
+        precondition(finished, "DayAggregator.finish() must be called before the statistics are read")
         var result = stats
         result.offsets = offsetsSeen.sorted()
         return result
@@ -74,7 +96,8 @@ public final class DayAggregator: StepSink {
 
     /// Every source's rounded total per day, in no particular order.
     public func sourceDayTotals() -> [SourceDayTotal] {
-        sums.map { key, sum in
+        precondition(finished, "DayAggregator.finish() must be called before the totals are read")
+        return sums.map { key, sum in
             SourceDayTotal(date: LocalDate(daysSinceEpoch: Int32(truncatingIfNeeded: key >> 32)),
                            source: sources.names[Int(UInt32(truncatingIfNeeded: key))],
                            steps: Int(sum.rounded(.toNearestOrAwayFromZero)))
@@ -88,15 +111,6 @@ public final class DayAggregator: StepSink {
             entries.removeAll { !range.contains($0.date) }
         }
         return highestSourcePerDay(entries)
-    }
-
-    // MARK: - Duplicates
-
-    private func firstSighting(of sample: StepSample, source: Int32) -> Bool {
-        if let packed = PackedSampleKey(sample, source: source) {
-            return seen.insert(packed).inserted
-        }
-        return seenWide.insert(WideSampleKey(sample, source: source)).inserted
     }
 
     // MARK: - Buckets
@@ -172,15 +186,23 @@ struct PackedSampleKey: Hashable {
     let sourceAndStart: UInt64
     let lengthAndValue: UInt64
 
-    init?(_ sample: StepSample, source: Int32) {
-        let length = sample.endMs - sample.startMs
-        guard source >= 0, source < 1 << 16,
-              sample.startMs >= 0, sample.startMs < 1 << 48,
+    init?(_ record: SampleRecord) {
+        let length = record.endMs &- record.startMs
+        guard !record.isDayTotal, record.source >= 0, record.source < 1 << 16,
+              record.startMs >= 0, record.startMs < 1 << 48,
               length >= 0, length < 1 << 32,
-              sample.value >= 0, sample.value < 4_294_967_296, sample.value == sample.value.rounded(.towardZero)
+              record.value >= 0, record.value < 4_294_967_296, record.value == record.value.rounded(.towardZero)
         else { return nil }
-        sourceAndStart = UInt64(source) << 48 | UInt64(sample.startMs)
-        lengthAndValue = UInt64(length) << 32 | UInt64(sample.value)
+        sourceAndStart = UInt64(record.source) << 48 | UInt64(record.startMs)
+        lengthAndValue = UInt64(length) << 32 | UInt64(record.value)
+    }
+
+    /// The identity back as a record (for spilling), marked as already counted.
+    var record: SampleRecord {
+        let start = Int64(sourceAndStart & (1 << 48 - 1))
+        return SampleRecord(startMs: start, endMs: start + Int64(lengthAndValue >> 32),
+                            value: Double(lengthAndValue & 0xFFFF_FFFF), source: Int32(sourceAndStart >> 48),
+                            flags: SampleRecord.alreadyCounted)
     }
 }
 
@@ -191,15 +213,17 @@ struct WideSampleKey: Hashable {
     let endMs: Int64
     let valueBits: UInt64
 
-    init(_ sample: StepSample, source: Int32) {
-        self.init(source: source, startMs: sample.startMs, endMs: sample.endMs, value: sample.value)
+    init(_ record: SampleRecord) {
+        source = record.source
+        startMs = record.startMs
+        endMs = record.endMs
+        // +0.0 and -0.0 are the same count.
+        valueBits = record.value == 0 ? 0 : record.value.bitPattern
     }
 
-    init(source: Int32, startMs: Int64, endMs: Int64, value: Double) {
-        self.source = source
-        self.startMs = startMs
-        self.endMs = endMs
-        // +0.0 and -0.0 are the same count.
-        valueBits = value == 0 ? 0 : value.bitPattern
+    /// The identity back as a record (for spilling), marked as already counted.
+    var record: SampleRecord {
+        SampleRecord(startMs: startMs, endMs: endMs, value: Double(bitPattern: valueBits), source: source,
+                     flags: SampleRecord.alreadyCounted | (endMs == Int64.min ? SampleRecord.dayTotal : 0))
     }
 }
