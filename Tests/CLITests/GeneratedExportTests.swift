@@ -65,3 +65,50 @@ import Testing
         #expect(combined.expected.days != combined.expected.tz.days)
     }
 }
+
+/// End to end on Health Connect databases and JSON dumps made by `stepimport-synth`: the
+/// binary's totals must equal the generator's own, for every shape.
+@Suite struct GeneratedHealthConnectTests {
+    static let variants = [
+        "hc-db --out 'Health Connect.zip' --days 120 --seed 11",
+        "hc-db --out export.db --days 40 --seed 12 --user-version 9",
+        "hc-json --shape react-native --out dump.json --days 60 --seed 13",
+        "hc-json --shape react-native-no-offsets --out dump.json --days 30 --seed 14",
+        "hc-json --shape hcgateway --out dump.json --days 30 --seed 15",
+        "hc-json --shape capacitor --out dump.json --days 30 --seed 16",
+        "hc-json --shape flutter --out dump.json --days 30 --seed 17",
+        "hc-json --shape flutter-snake --out dump.json --days 30 --seed 18",
+        "hc-json --shape day-totals --out dump.json --days 30 --seed 19",
+    ]
+
+    struct Days: Decodable {
+        struct Day: Decodable, Equatable {
+            let date: String
+            let steps: Int
+        }
+        let days: [Day]
+    }
+
+    @Test(arguments: variants)
+    func totalsEqualTheGeneratorsModel(_ arguments: String) throws {
+        let output = arguments.contains("'Health Connect.zip'") ? "'Health Connect.zip'"
+            : arguments.contains("export.db") ? "export.db" : "dump.json"
+        let command = """
+        "$SYNTH" \(arguments) --expected expected.json 2> /dev/null
+        echo '{"expected":'
+        cat expected.json
+        echo ',"printed":'
+        "$STEPIMPORT" hc \(output) --format json -q
+        echo '}'
+        """
+        let result = try CommandRunner.run(command)
+        try #require(result.status == 0, "\(result.stderr)")
+        struct Combined: Decodable {
+            let expected: Days
+            let printed: Days
+        }
+        let combined = try JSONDecoder().decode(Combined.self, from: result.stdout)
+        #expect(combined.expected.days.count >= 20)
+        #expect(combined.printed.days == combined.expected.days)
+    }
+}
