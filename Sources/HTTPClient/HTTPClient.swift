@@ -1,1 +1,39 @@
-// Placeholder: the HTTP client is being written.
+internal import CCurlShim
+import Synchronization
+
+/// Sends HTTP requests over one libcurl handle, reusing its connections (keep-alive).
+///
+/// The rules cannot be turned off: redirects are never followed (a 3xx throws
+/// `redirectRefused`), certificates and host names are always checked, plain `http://` only
+/// goes to this computer, only HTTP(S) is spoken, and no proxy is used. Requests from several
+/// threads are safe and run one after the other; `send` blocks until the answer is complete.
+public final class HTTPClient: Sendable {
+    public let options: HTTPClientOptions
+    private let session: Mutex<CurlSession>
+
+    /// Makes a client; fails if the options are wrong (an unreadable CA file, a zero
+    /// timeout) or libcurl cannot start.
+    public init(options: HTTPClientOptions = HTTPClientOptions()) throws(HTTPClientError) {
+        try options.validate()
+        let code = ccurl_global_init_once()
+        guard code == CURLE_OK else {
+            throw .other(host: nil, detail: "libcurl failed to start: \(String(cString: curl_easy_strerror(code)))")
+        }
+        guard let handle = curl_easy_init() else {
+            throw .other(host: nil, detail: "libcurl failed to make a handle")
+        }
+        self.options = options
+        session = Mutex(CurlSession(handle: handle, options: options))
+    }
+
+    /// Sends `request` and returns the server's answer, whatever its status (except a
+    /// redirect). Checks the URL and headers before any network traffic.
+    public func send(_ request: HTTPRequest) throws(HTTPClientError) -> HTTPResponse {
+        let headerLines = try request.validatedHeaderLines()
+        return try session.withLock { session throws(HTTPClientError) -> HTTPResponse in
+            // Parsed here so that the parsed URL never leaves the lock.
+            let address = try ServerAddress(request.url)
+            return try session.perform(request, to: address, headerLines: headerLines)
+        }
+    }
+}
