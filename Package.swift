@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "stepimport-synth", targets: ["stepimport-synth"]),
         .library(name: "ExportParsers", targets: ["ExportParsers"]),
         .library(name: "HTTPClient", targets: ["HTTPClient"]),
+        .library(name: "BackendUpload", targets: ["BackendUpload"]),
     ],
     targets: [
         // Debian's libxml2 (libxml2-dev) behind a shim header that hides its ICU
@@ -48,9 +49,14 @@ let package = Package(
             name: "HTTPClient",
             dependencies: ["CCurlShim"]
         ),
+        // Posting day totals to the backend: checks, batches, retries, plan and report.
+        .target(
+            name: "BackendUpload",
+            dependencies: ["ExportParsers", "HTTPClient"]
+        ),
         .executableTarget(
             name: "stepimport",
-            dependencies: ["ExportParsers"]
+            dependencies: ["ExportParsers", "BackendUpload"]
         ),
         // Deterministic generator of synthetic exports for samples, tests and benchmarks.
         .executableTarget(
@@ -64,6 +70,10 @@ let package = Package(
         .testTarget(
             name: "HTTPClientTests",
             dependencies: ["HTTPClient"]
+        ),
+        .testTarget(
+            name: "BackendUploadTests",
+            dependencies: ["BackendUpload"]
         ),
         .testTarget(
             name: "CLITests",

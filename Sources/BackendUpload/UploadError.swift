@@ -1,0 +1,50 @@
+import HTTPClient
+
+/// Why posting stopped, in words a user can act on. Never holds the token.
+public enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The API URL, token or CA file is missing or unusable (checked before any parsing).
+    case configuration(String)
+    /// The server refused the request as invalid (400): its own message.
+    case rejected(status: Int, message: String)
+    /// The server refused the token (401, 403).
+    case unauthorized(status: Int, message: String)
+    /// The server could not be reached (refused, no such host, TLS failure), after retries.
+    case unavailable(String)
+    /// The server kept failing (429, 5xx, time-outs, dropped connections) until the attempts ran out.
+    case temporary(String)
+    /// The server answered something the contract does not allow (a redirect, a bad body, fewer days written than sent).
+    case protocolViolation(String)
+    /// Ctrl-C: stopped between requests.
+    case interrupted
+
+    public var description: String {
+        switch self {
+        case .configuration(let message): return message
+        case .rejected(let status, let message): return "the server rejected the request (\(status)): \(message)"
+        case .unauthorized(let status, let message):
+            return "the server refused the token (\(status))\(message.isEmpty ? "" : ": \(message)"); check STEPIMPORT_TOKEN or --token-file"
+        case .unavailable(let message): return "the server cannot be reached: \(message)"
+        case .temporary(let message): return "the server kept failing: \(message)"
+        case .protocolViolation(let message): return "unexpected answer from the server: \(message)"
+        case .interrupted: return "interrupted"
+        }
+    }
+}
+
+extension UploadError {
+    /// A transport failure that retries did not cure.
+    static func fromTransport(_ error: HTTPClientError) -> UploadError {
+        switch error {
+        case .timeout, .connectionFailed:
+            return .unavailable(error.description)
+        case .tls:
+            return .unavailable(error.description + " (for a private CA, pass --cacert FILE)")
+        case .invalidURL, .insecureURL, .invalidOptions:
+            return .configuration(error.description)
+        case .redirectRefused, .responseTooLarge:
+            return .protocolViolation(error.description)
+        case .invalidRequest, .other:
+            return .unavailable(error.description)
+        }
+    }
+}

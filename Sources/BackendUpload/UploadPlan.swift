@@ -1,0 +1,89 @@
+import ExportParsers
+
+/// What will be sent, and what will not and why, decided before any request.
+public struct UploadPlan: Sendable {
+    /// A day that is not sent, with the reason.
+    public struct Held: Sendable, Equatable {
+        public let day: DayTotal
+        public let reason: Reason
+    }
+
+    /// Why a day is not sent.
+    public enum Reason: Sendable, Equatable, CustomStringConvertible {
+        /// It breaks the server's rules (more steps than allowed).
+        case invalid(String)
+        /// Older than the server's window: the server would skip it silently.
+        case tooOld
+        /// Further ahead than the server's window: the server would skip it silently.
+        case inFuture
+        /// The server already has a value for it and `--keep-existing` was given.
+        case keptExisting(serverSteps: Int)
+
+        public var description: String {
+            switch self {
+            case .invalid(let problem): return problem
+            case .tooOld: return "older than the server's 90-day window"
+            case .inFuture: return "more than one day in the future"
+            case .keptExisting(let steps): return "the server already has \(steps) steps (--keep-existing)"
+            }
+        }
+    }
+
+    /// The days to send, in date order, cut into requests of at most 90 days.
+    public private(set) var batches: [[DayTotal]]
+    /// The days not sent.
+    public private(set) var held: [Held]
+    /// The window the days were checked against (nil with `--send-all`).
+    public let window: ClosedRange<LocalDate>?
+
+    /// Every day to send.
+    public var daysToSend: [DayTotal] { batches.flatMap { $0 } }
+
+    /// Checks and batches `days` for a trainee whose date today is `today`.
+    ///
+    /// With `sendAll`, days outside the server's window are sent anyway (the server will
+    /// skip them: the report then shows fewer days written than sent).
+    public init(days: [DayTotal], today: LocalDate, sendAll: Bool = false) {
+        let window = UploadRules.window(today: today)
+        self.window = sendAll ? nil : window
+        var send: [DayTotal] = []
+        var held: [Held] = []
+        for day in days.sorted(by: { $0.date < $1.date }) {
+            if let problem = UploadRules.problem(with: day) {
+                held.append(Held(day: day, reason: .invalid(problem)))
+            } else if !sendAll && day.date < window.lowerBound {
+                held.append(Held(day: day, reason: .tooOld))
+            } else if !sendAll && day.date > window.upperBound {
+                held.append(Held(day: day, reason: .inFuture))
+            } else {
+                send.append(day)
+            }
+        }
+        self.held = held
+        batches = UploadPlan.batch(send)
+    }
+
+    /// Leaves out the days the server already has a value for (`--keep-existing`).
+    public mutating func keepExisting(_ serverDays: [LocalDate: Int]) {
+        var send: [DayTotal] = []
+        for day in daysToSend {
+            if let steps = serverDays[day.date] {
+                held.append(Held(day: day, reason: .keptExisting(serverSteps: steps)))
+            } else {
+                send.append(day)
+            }
+        }
+        batches = UploadPlan.batch(send)
+    }
+
+    /// The days not sent for this kind of reason.
+    public func held(_ matching: (Reason) -> Bool) -> [Held] {
+        held.filter { matching($0.reason) }
+    }
+
+    private static func batch(_ days: [DayTotal]) -> [[DayTotal]] {
+        stride(from: 0, to: days.count, by: UploadRules.maxDaysPerRequest).map {
+            Array(days[$0..<min(days.count, $0 + UploadRules.maxDaysPerRequest)])
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import ExportParsers
+import Foundation
+
+/// Posts a plan's batches in date order, retrying what is safe to retry, and accounts for
+/// every day in an `UploadReport`.
+///
+/// A resend of a batch is safe because the server upserts each day. Retries: 408, 429, 5xx,
+/// time-outs and dropped connections, with backoff and `Retry-After`; anything else stops the
+/// run. Interruption (Ctrl-C) is checked between requests and during waits.
+public final class Uploader {
+    private let api: TraineeHealthAPI
+    private let policy: RetryPolicy
+    private let wait: (Double) -> Void
+    private let random: () -> Double
+    private let isInterrupted: () -> Bool
+    private let log: (String) -> Void
+
+    /// `wait` sleeps (injected for tests); `isInterrupted` is polled between requests and while
+    /// waiting; `log` receives one line per retry.
+    public init(api: TraineeHealthAPI, policy: RetryPolicy,
+                wait: @escaping (Double) -> Void = Uploader.sleep,
+                random: @escaping () -> Double = { Double.random(in: 0..<1) },
+                isInterrupted: @escaping () -> Bool = { false },
+                log: @escaping (String) -> Void = { _ in }) {
+        self.api = api
+        self.policy = policy
+        self.wait = wait
+        self.random = random
+        self.isInterrupted = isInterrupted
+        self.log = log
+    }
+
+    /// The days the server holds between `from` and `to`, read in ranges the server accepts.
+    public func serverDays(from: LocalDate, to: LocalDate) throws(UploadError) -> [LocalDate: Int] {
+        var days: [LocalDate: Int] = [:]
+        var start = from
+        while start <= to {
+            let end = LocalDate(daysSinceEpoch: min(to.daysSinceEpoch, start.daysSinceEpoch + UploadRules.maxSummaryDays - 1))
+            let chunk = try attempt("GET summary \(start) to \(end)") { () throws(UploadError) in
+                let (outcome, found) = try api.summary(from: start, to: end)
+                return (outcome, found)
+            }
+            days.merge(chunk.value) { _, new in new }
+            start = end.next
+        }
+        return days
+    }
+
+    /// Sends every batch of `plan`; the report says what happened. It throws only for
+    /// errors that stop the run, after recording them in `report`.
+    public func send(_ plan: UploadPlan, report: inout UploadReport) throws(UploadError) {
+        for (index, batch) in plan.batches.enumerated() {
+            if isInterrupted() {
+                report.outcome = "interrupted"
+                throw .interrupted
+            }
+            do {
+                let result = try attempt("POST \(batch.count) days \(batch.first!.date) to \(batch.last!.date)") { () throws(UploadError) in
+                    let (outcome, written) = try api.postDays(batch)
+                    return (outcome, written)
+                }
+                report.batches[index].attempts = result.attempts
+                report.batches[index].written = result.value
+                report.daysSent += batch.count
+                report.daysWritten += result.value
+            } catch {
+                report.outcome = error == .interrupted ? "interrupted" : "failed"
+                report.error = error.description
+                throw error
+            }
+        }
+        if report.daysWritten < report.daysSent {
+            report.outcome = "incomplete"
+            let message = "the server wrote \(report.daysWritten) of the \(report.daysSent) days sent; it skips days outside its window in the trainee's zone (is --tz the trainee's zone?)"
+            report.error = message
+            throw .protocolViolation(message)
+        }
+        report.outcome = "complete"
+    }
+
+    /// Runs `request` until it succeeds, the attempts run out or the run is interrupted.
+    private func attempt<Value>(_ what: String,
+                                _ request: () throws(UploadError) -> (TraineeHealthAPI.Outcome, Value))
+        throws(UploadError) -> (value: Value, attempts: Int) {
+        var attempt = 1
+        while true {
+            let (outcome, value) = try request()
+            guard case .retry(let reason, let retryAfter, let unreachable) = outcome else {
+                return (value, attempt)
+            }
+            guard attempt < policy.maxAttempts else {
+                let message = "\(what): \(reason), \(attempt) attempts"
+                throw unreachable ? .unavailable(message) : .temporary(message)
+            }
+            let delay = policy.delay(afterAttempt: attempt, retryAfter: retryAfter, random: random())
+            log("\(what): \(reason); attempt \(attempt + 1) of \(policy.maxAttempts) in \(String(format: "%.1f", delay)) s")
+            var waited = 0.0
+            while waited < delay {
+                if isInterrupted() { throw .interrupted }
+                let step = min(0.1, delay - waited)
+                wait(step)
+                waited += step
+            }
+            attempt += 1
+        }
+    }
+
+    /// Sleeps for `seconds`.
+    public static func sleep(_ seconds: Double) {
+        Thread.sleep(forTimeInterval: seconds)
+    }
+}

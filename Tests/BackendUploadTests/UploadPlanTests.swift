@@ -1,0 +1,128 @@
+import ExportParsers
+import Testing
+@testable import BackendUpload
+
+@Suite struct UploadPlanTests {
+    private func day(_ text: String, _ steps: Int) -> DayTotal {
+        DayTotal(date: LocalDate(text)!, steps: steps, source: "A", sources: [SourceTotal(source: "A", steps: steps)])
+    }
+
+    private func days(from start: String, count: Int, steps: Int = 1000) -> [DayTotal] {
+        let first = LocalDate(start)!.daysSinceEpoch
+        return (0..<count).map { offset in
+            DayTotal(date: LocalDate(daysSinceEpoch: first + Int32(offset)), steps: steps, source: "A",
+                     sources: [SourceTotal(source: "A", steps: steps)])
+        }
+    }
+
+    @Test func theWindowIsNinetyDaysBackAndOneAheadBothInclusive() {
+        let window = UploadRules.window(today: LocalDate("2026-03-10")!)
+        #expect(window.lowerBound == LocalDate("2025-12-10")!)
+        #expect(window.upperBound == LocalDate("2026-03-11")!)
+    }
+
+    @Test func daysOutsideTheWindowAreHeldAndCounted() {
+        let today = LocalDate("2026-03-10")!
+        let plan = UploadPlan(days: [day("2025-12-09", 1), day("2025-12-10", 2), day("2026-03-11", 3), day("2026-03-12", 4)],
+                              today: today)
+        #expect(plan.daysToSend.map(\.steps) == [2, 3])
+        #expect(plan.held.map(\.reason) == [.tooOld, .inFuture])
+    }
+
+    @Test func sendAllSendsEveryValidDay() {
+        let plan = UploadPlan(days: [day("2020-01-01", 5), day("2099-01-01", 6), day("2025-01-01", 100_001)],
+                              today: LocalDate("2026-03-10")!, sendAll: true)
+        #expect(plan.daysToSend.map(\.steps) == [5, 6])
+        #expect(plan.window == nil)
+        #expect(plan.held.count == 1)
+    }
+
+    @Test func aDayOverTheServersLimitIsHeldSoItCannotSinkItsBatch() throws {
+        let plan = UploadPlan(days: [day("2026-03-01", 100_000), day("2026-03-02", 100_001), day("2026-03-03", 7)],
+                              today: LocalDate("2026-03-10")!)
+        #expect(plan.daysToSend.map(\.steps) == [100_000, 7])
+        let held = try #require(plan.held.first)
+        guard case .invalid(let problem) = held.reason else {
+            Issue.record("expected .invalid, got \(held.reason)")
+            return
+        }
+        #expect(problem.contains("100001"))
+    }
+
+    @Test func batchesHoldAtMostNinetyDaysInDateOrder() {
+        let input = days(from: "2024-01-01", count: 200).shuffled()
+        let plan = UploadPlan(days: input, today: LocalDate("2024-06-01")!, sendAll: true)
+        #expect(plan.batches.map(\.count) == [90, 90, 20])
+        let dates = plan.batches.flatMap { $0 }.map(\.date)
+        #expect(dates == dates.sorted())
+        #expect(plan.batches[1].first!.date == LocalDate("2024-03-31")!)
+    }
+
+    @Test func keepExistingLeavesOutWhatTheServerHas() {
+        var plan = UploadPlan(days: days(from: "2026-03-01", count: 5), today: LocalDate("2026-03-10")!)
+        plan.keepExisting([LocalDate("2026-03-02")!: 123, LocalDate("2026-03-04")!: 0])
+        #expect(plan.daysToSend.map(\.date.description) == ["2026-03-01", "2026-03-03", "2026-03-05"])
+        #expect(plan.held.map(\.reason) == [.keptExisting(serverSteps: 123), .keptExisting(serverSteps: 0)])
+    }
+}
+
+@Suite struct RetryPolicyTests {
+    @Test func backoffDoublesAndStaysWithinTheCeiling() {
+        let policy = RetryPolicy(maxAttempts: 10, baseDelay: 0.5, maxDelay: 8)
+        #expect(policy.delay(afterAttempt: 1, retryAfter: nil, random: 0) == 0.25)
+        #expect(policy.delay(afterAttempt: 1, retryAfter: nil, random: 0.999_999) < 0.5)
+        #expect(policy.delay(afterAttempt: 3, retryAfter: nil, random: 0) == 1)
+        #expect(policy.delay(afterAttempt: 9, retryAfter: nil, random: 0.999_999) <= 8)
+        #expect(policy.delay(afterAttempt: 60, retryAfter: nil, random: 0.5) <= 8)
+    }
+
+    @Test func retryAfterIsHonouredButBounded() {
+        let policy = RetryPolicy(maxAttempts: 5, baseDelay: 0.5, maxDelay: 30)
+        #expect(policy.delay(afterAttempt: 1, retryAfter: 3, random: 0) == 3)
+        #expect(policy.delay(afterAttempt: 1, retryAfter: 3600, random: 0) == 30)
+    }
+
+    @Test func atLeastOneAttempt() {
+        #expect(RetryPolicy(maxAttempts: 0).maxAttempts == 1)
+    }
+}
+
+@Suite struct UploadConfigurationTests {
+    @Test func theTokenComesFromTheEnvironmentOrAFileAndNeverShows() throws {
+        let configuration = try UploadConfiguration.resolve(apiURL: "https://api.example.com", tokenFile: nil,
+                                                            caCertificateFile: nil,
+                                                            environment: ["STEPIMPORT_TOKEN": "s3cr3t-token\n"])
+        #expect(configuration.token.value == "s3cr3t-token")
+        #expect("\(configuration.token)" == "<token>")
+        #expect(String(reflecting: configuration.token) == "<token>")
+        #expect(!"\(configuration)".contains("s3cr3t"))
+    }
+
+    @Test(arguments: [
+        (nil as String?, ["STEPIMPORT_TOKEN": "t"], "no API URL"),
+        ("https://api.example.com", [:], "no token"),
+        ("http://api.example.com", ["STEPIMPORT_TOKEN": "t"], "cannot be used"),
+        ("ftp://127.0.0.1/", ["STEPIMPORT_TOKEN": "t"], "cannot be used"),
+        ("https://api.example.com", ["STEPIMPORT_TOKEN": "two words"], "STEPIMPORT_TOKEN"),
+        ("https://api.example.com", ["STEPIMPORT_TOKEN": ""], "STEPIMPORT_TOKEN"),
+    ])
+    func unusableConfigurationIsAConfigurationError(_ url: String?, _ environment: [String: String], _ words: String) {
+        do {
+            _ = try UploadConfiguration.resolve(apiURL: url, tokenFile: nil, caCertificateFile: nil, environment: environment)
+            Issue.record("accepted \(String(describing: url)) \(environment.keys)")
+        } catch {
+            guard case .configuration(let message) = error else {
+                Issue.record("expected .configuration, got \(error)")
+                return
+            }
+            #expect(message.contains(words))
+        }
+    }
+
+    @Test func plainHTTPIsAcceptedForThisComputerOnly() throws {
+        for url in ["http://127.0.0.1:8080", "http://localhost:1", "http://[::1]:9/"] {
+            _ = try UploadConfiguration.resolve(apiURL: url, tokenFile: nil, caCertificateFile: nil,
+                                                environment: ["STEPIMPORT_TOKEN": "t"])
+        }
+    }
+}
