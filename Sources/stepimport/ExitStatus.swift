@@ -1,3 +1,4 @@
+import BackendUpload
 import ExportParsers
 
 /// The process's exit codes, from sysexits(3), mapped from errors in this one place.
@@ -13,11 +14,36 @@ enum ExitStatus: Int32 {
     case software = 70
     /// The input exists but could not be read (permissions, I/O error, no room for a temporary copy).
     case ioError = 74
+    /// The server could not be reached (refused, no such host, TLS failure).
+    case unavailable = 69
+    /// The server kept failing (429, 5xx, time-outs) until the attempts ran out: try again later.
+    case temporaryFailure = 75
+    /// The server answered against the contract: a redirect, a bad body, fewer days written than sent.
+    case protocolError = 76
+    /// The server refused the token (401, 403).
+    case authRefused = 77
+    /// The API URL, token or CA file is missing or unusable.
+    case configuration = 78
+    /// Interrupted by Ctrl-C between requests.
+    case interrupted = 130
 
     init(for error: CommandError) {
         switch error {
         case .export(let error): self.init(for: error)
         case .output: self = .ioError
+        case .upload(let error): self.init(for: error)
+        }
+    }
+
+    init(for error: UploadError) {
+        switch error {
+        case .configuration: self = .configuration
+        case .rejected: self = .dataError
+        case .unauthorized: self = .authRefused
+        case .unavailable: self = .unavailable
+        case .temporary: self = .temporaryFailure
+        case .protocolViolation: self = .protocolError
+        case .interrupted: self = .interrupted
         }
     }
 
@@ -34,11 +60,13 @@ enum ExitStatus: Int32 {
 enum CommandError: Error, CustomStringConvertible {
     case export(ExportError)
     case output(String)
+    case upload(UploadError)
 
     var description: String {
         switch self {
         case .export(let error): return error.description
         case .output(let message): return message
+        case .upload(let error): return error.description
         }
     }
 }

@@ -12,6 +12,22 @@ struct ReadOptions {
     var progress = true
     /// `hc --input-format`: nil to detect.
     var inputFormat: HealthConnectInputFormat?
+    /// `--post` and its options; nil when only printing.
+    var post: PostOptions?
+}
+
+/// How to post the totals (`--post` and the options that go with it).
+struct PostOptions {
+    var apiURL: String?
+    var tokenFile: String?
+    var caCertificateFile: String?
+    var retries = 5
+    var timeoutSeconds = 60
+    var sendAll = false
+    var plan = false
+    var keepExisting = false
+    var dryRun = false
+    var reportFile: String?
 }
 
 /// What the command line asks for.
@@ -51,6 +67,9 @@ enum Invocation {
 
     private static func parseRead(_ arguments: [String], command: String) throws(UsageError) -> Invocation {
         var options = ReadOptions()
+        var post = PostOptions()
+        var postRequested = false
+        var postOnly: [String] = []
         var paths: [String] = []
         var index = 0
         var onlyPositional = false
@@ -111,6 +130,46 @@ enum Invocation {
             case "--skip-invalid":
                 try noValue()
                 options.skipInvalid = true
+            case "--post":
+                try noValue()
+                postRequested = true
+            case "--api-url":
+                post.apiURL = try value()
+                postOnly.append(name)
+            case "--token-file":
+                post.tokenFile = try value()
+                postOnly.append(name)
+            case "--token":
+                throw fail("a token is never taken from the command line (it would show in ps and shell history): set STEPIMPORT_TOKEN or pass --token-file PATH")
+            case "--cacert":
+                post.caCertificateFile = try value()
+                postOnly.append(name)
+            case "--retries":
+                let text = try value()
+                guard let retries = Int(text), (0...20).contains(retries) else {
+                    throw fail("--retries needs a whole number from 0 to 20, got '\(text)'")
+                }
+                post.retries = retries
+                postOnly.append(name)
+            case "--timeout":
+                let text = try value()
+                guard let seconds = Int(text), (1...3600).contains(seconds) else {
+                    throw fail("--timeout needs a number of seconds from 1 to 3600, got '\(text)'")
+                }
+                post.timeoutSeconds = seconds
+                postOnly.append(name)
+            case "--send-all", "--plan", "--keep-existing", "--dry-run":
+                try noValue()
+                switch name {
+                case "--send-all": post.sendAll = true
+                case "--plan": post.plan = true
+                case "--keep-existing": post.keepExisting = true
+                default: post.dryRun = true
+                }
+                postOnly.append(name)
+            case "--report":
+                post.reportFile = try value()
+                postOnly.append(name)
             case "-q", "--quiet":
                 try noValue()
                 options.quiet = true
@@ -129,6 +188,14 @@ enum Invocation {
             default:
                 throw fail("unknown option '\(name)'")
             }
+        }
+        if postRequested {
+            if post.plan && post.dryRun {
+                throw fail("--plan and --dry-run do not go together: --plan reads the server and shows each day, --dry-run shows the batches")
+            }
+            options.post = post
+        } else if let first = postOnly.first {
+            throw fail("\(first) goes with --post")
         }
         if let since = options.since, let until = options.until, since > until {
             throw fail("--since \(since) is after --until \(until)")

@@ -16,6 +16,10 @@ struct ReadCommand {
     let diagnostics: Diagnostics
 
     func run() throws(CommandError) {
+        // A missing token or URL fails before any parsing work.
+        let post = try options.post.map { (postOptions) throws(CommandError) in
+            try PostCommand.prepare(postOptions, zone: options.zone, diagnostics: diagnostics, quiet: options.quiet)
+        }
         let aggregator = DayAggregator(rule: options.zone)
         let meter = diagnostics.showsProgress && options.progress && !options.quiet ? ProgressMeter() : nil
         let progress = meter.map { meter in { (done: Int64, total: Int64?) in meter.update(done: done, total: total) } }
@@ -39,6 +43,11 @@ struct ReadCommand {
         let range = DayRange(since: options.since, until: options.until)
         let days = aggregator.dayTotals(in: range.closedRange)
         let statistics = aggregator.statistics
+        if let post {
+            report(summary, statistics, days: days, seconds: Date().timeIntervalSince(started))
+            try post.run(days)
+            return
+        }
         let renderer = DayTotalsRenderer(format: options.format, bySource: options.bySource,
                                          zoneDescription: zoneDescription(statistics))
         // Everything is computed before the first byte goes to stdout: an error never leaves partial totals.

@@ -82,6 +82,11 @@ enum CommandRunner {
         process.arguments = ["-c", "set -o pipefail\n" + command]
         process.currentDirectoryURL = scratch
         var environment = ProcessInfo.processInfo.environment
+        // Tests in this process may set proxy variables for a moment (the HTTP client's proxy
+        // test); the commands run here talk to 127.0.0.1 only and must never go through one.
+        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"] {
+            environment[name] = nil
+        }
         environment["STEPIMPORT"] = binary.path
         environment["SYNTH"] = productsFolder.appendingPathComponent("stepimport-synth").path
         environment["NO_COLOR"] = "1"

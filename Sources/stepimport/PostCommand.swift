@@ -1,0 +1,155 @@
+import BackendUpload
+import ExportParsers
+import Foundation
+import Synchronization
+
+/// Set by the SIGINT handler; the uploader polls it between requests.
+let interruptRequested = Atomic<Bool>(false)
+
+/// `--post`: checks, batches and posts the day totals, or shows the plan or the batches.
+struct PostCommand {
+    let options: PostOptions
+    let configuration: UploadConfiguration
+    /// The trainee's zone, for the server's window: `--tz`, else this machine's.
+    let traineeZone: TimeZone
+    let diagnostics: Diagnostics
+    let quiet: Bool
+
+    /// Resolves the configuration before any parsing work, so that a missing token fails at once.
+    static func prepare(_ options: PostOptions, zone: ZoneRule, diagnostics: Diagnostics, quiet: Bool) throws(CommandError) -> PostCommand {
+        let configuration: UploadConfiguration
+        do {
+            configuration = try UploadConfiguration.resolve(
+                apiURL: options.apiURL, tokenFile: options.tokenFile, caCertificateFile: options.caCertificateFile,
+                environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw .upload(error)
+        }
+        let traineeZone: TimeZone
+        if case .zone(let zone) = zone { traineeZone = zone } else { traineeZone = TimeZone.current }
+        return PostCommand(options: options, configuration: configuration, traineeZone: traineeZone,
+                           diagnostics: diagnostics, quiet: quiet)
+    }
+
+    func run(_ days: [DayTotal]) throws(CommandError) {
+        let today = PostCommand.today(in: traineeZone)
+        var plan = UploadPlan(days: days, today: today, sendAll: options.sendAll)
+        let api: TraineeHealthAPI
+        do {
+            api = try TraineeHealthAPI(configuration: configuration, timeout: .seconds(options.timeoutSeconds))
+        } catch {
+            throw .upload(error)
+        }
+        let uploader = Uploader(api: api, policy: RetryPolicy(maxAttempts: options.retries + 1),
+                                isInterrupted: { interruptRequested.load(ordering: .relaxed) },
+                                log: { diagnostics.note("post: \($0)") })
+        var report = UploadReport()
+        installInterruptHandler()
+
+        do throws(UploadError) {
+            var serverDays: [LocalDate: Int] = [:]
+            let toSend = plan.daysToSend
+            if (options.plan || options.keepExisting), let first = toSend.first, let last = toSend.last {
+                serverDays = try uploader.serverDays(from: first.date, to: last.date)
+            }
+            let beforeKeeping = plan
+            if options.keepExisting {
+                plan.keepExisting(serverDays)
+            }
+            report.record(plan, parsed: days.count)
+            if options.plan {
+                report.outcome = "plan"
+                try write(PlanTable.render(beforeKeeping, kept: plan, serverDays: serverDays, today: today, zone: traineeZone))
+                summarize(report, plan: plan)
+                try writeReport(report)
+                return
+            }
+            if options.dryRun {
+                report.outcome = "dry-run"
+                try write(PlanTable.renderBatches(plan))
+                summarize(report, plan: plan)
+                try writeReport(report)
+                return
+            }
+            summarize(report, plan: plan)
+            do {
+                try uploader.send(plan, report: &report)
+            } catch {
+                finish(report)
+                try? writeReport(report)
+                throw error
+            }
+            finish(report)
+            try writeReport(report)
+        } catch {
+            throw .upload(error)
+        }
+    }
+
+    /// Today's date in the trainee's zone.
+    static func today(in zone: TimeZone) -> LocalDate {
+        let now = Date()
+        let seconds = Int64(now.timeIntervalSince1970) + Int64(zone.secondsFromGMT(for: now))
+        return LocalDate(daysSinceEpoch: Int32((seconds - (seconds < 0 ? 86_399 : 0)) / 86_400))
+    }
+
+    private func write(_ text: String) throws(UploadError) {
+        do {
+            try StandardOutput.write(text)
+        } catch {
+            throw .configuration("cannot write to standard output: \(error)")
+        }
+    }
+
+    private func writeReport(_ report: UploadReport) throws(UploadError) {
+        guard let path = options.reportFile else { return }
+        do {
+            try report.json.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw .configuration("--report \(path): cannot write it: \(error.localizedDescription)")
+        }
+    }
+
+    /// What will be sent and what not, before any request.
+    private func summarize(_ report: UploadReport, plan: UploadPlan) {
+        guard !quiet else { return }
+        var held: [String] = []
+        if report.heldTooOld > 0 { held.append("\(report.heldTooOld) older than the server's 90-day window") }
+        if report.heldInFuture > 0 { held.append("\(report.heldInFuture) more than a day ahead") }
+        if !report.heldInvalid.isEmpty { held.append("\(report.heldInvalid.count) invalid") }
+        if report.heldKeptExisting > 0 { held.append("\(report.heldKeptExisting) already on the server (--keep-existing)") }
+        let window = plan.window.map { " (window \($0.lowerBound) to \($0.upperBound) in \(traineeZone.identifier))" } ?? " (--send-all)"
+        diagnostics.note("post: \(report.daysParsed) days with steps; \(report.daysToSend) to send in \(report.batches.count) request\(report.batches.count == 1 ? "" : "s")\(window)"
+                         + (held.isEmpty ? "" : "; not sent: " + held.joined(separator: ", ")))
+        for day in report.heldInvalid {
+            diagnostics.warn("post: \(day.date) (\(day.steps) steps) not sent: \(day.reason)")
+        }
+    }
+
+    /// The account of what the server kept; always printed, even with --quiet.
+    private func finish(_ report: UploadReport) {
+        let retried = report.batchesRetried > 0 ? ", \(report.batchesRetried) retried" : ""
+        let answered = report.batches.filter { $0.written != nil }.count
+        diagnostics.note("post: \(report.outcome): sent \(report.daysSent) of \(report.daysToSend) days in \(answered) of \(report.batches.count) requests\(retried); the server wrote \(report.daysWritten)")
+        if report.outcome == "interrupted" || report.outcome == "failed", let next = report.batches.first(where: { $0.written == nil }) {
+            diagnostics.note("post: days from \(next.first) on were not sent; running the same command again is safe (the server replaces each day)")
+        }
+    }
+
+    private func installInterruptHandler() {
+        // A parent may have blocked SIGINT, and the mask is inherited: unblock it, or Ctrl-C would be lost.
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        sigaddset(&mask, SIGINT)
+        sigprocmask(SIG_UNBLOCK, &mask, nil)
+        signal(SIGINT) { _ in
+            if interruptRequested.exchange(true, ordering: .relaxed) {
+                // A second Ctrl-C: stop now.
+                _exit(130)
+            }
+            // Only async-signal-safe calls here: write(2) of a static string.
+            let message: StaticString = "\nstepimport: stopping after the current request (Ctrl-C again to stop at once)\n"
+            _ = Glibc.write(2, message.utf8Start, message.utf8CodeUnitCount)
+        }
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import Testing
+
+/// `--post` against the contract server: what the server stored is checked, not only exit codes.
+@Suite(.serialized) struct PostTests {
+    static let token = "test-token-7f3a9c"
+
+    /// Exports generated once for the suite, ending today, so the server's window falls in them.
+    static let exports: URL = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stepimport-post-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let result = try? CommandRunner.run("""
+        "$SYNTH" apple --out '\(folder.path)/two-years.zip' --days 730 --seed 21 --start "$(date -u -d '-728 days' +%F)" 2> /dev/null
+        "$SYNTH" apple --out '\(folder.path)/half-year.zip' --days 150 --seed 22 --start "$(date -u -d '-148 days' +%F)" 2> /dev/null
+        """)
+        precondition(result?.status == 0, "cannot generate the exports: \(result?.stderr ?? "")")
+        return folder
+    }()
+
+    static func export(_ name: String) -> String { exports.appendingPathComponent(name).path }
+
+    /// Runs stepimport with the token in the environment, as a user would.
+    static func stepimport(_ arguments: String, env: String = "STEPIMPORT_TOKEN=\(token)") throws -> CommandRunner.Result {
+        try CommandRunner.run("env \(env) \"$STEPIMPORT\" \(arguments)")
+    }
+
+    static func report(_ result: CommandRunner.Result, file: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: file))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// The printed `--format json` totals, as date -> steps.
+    static func printedTotals(_ path: String, tz: String) throws -> [String: Int] {
+        let result = try stepimport("apple '\(path)' --format json -q --tz \(tz)")
+        try #require(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        var totals: [String: Int] = [:]
+        for day in object["days"] as? [[String: Any]] ?? [] {
+            totals[day["date"] as! String] = day["steps"] as? Int
+        }
+        return totals
+    }
+
+    static func assertTokenNeverShown(_ result: CommandRunner.Result, _ server: ContractServer, report: String? = nil) throws {
+        #expect(!String(decoding: result.stdout, as: UTF8.self).contains(token))
+        #expect(!result.stderr.contains(token))
+        #expect(!server.log.contains(token))
+        if let report, let text = try? String(contentsOfFile: report, encoding: .utf8) {
+            #expect(!text.contains(token))
+        }
+    }
+
+    @Test func withFaultsTheServerStoresExactlyThePrintedTotalsInsideTheWindow() throws {
+        let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin", "--fail-first", "2", "--retry-after", "1",
+                                         "--drop-every", "3"])
+        let reportFile = server.folder.appendingPathComponent("report.json").path
+        let result = try Self.stepimport("apple '\(Self.export("two-years.zip"))' --post --api-url \(server.url) --tz Europe/Berlin --report '\(reportFile)'")
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try Self.report(result, file: reportFile)
+        let from = try #require(report["windowFrom"] as? String)
+        let to = try #require(report["windowTo"] as? String)
+
+        let printed = try Self.printedTotals(Self.export("two-years.zip"), tz: "Europe/Berlin").filter { $0.key >= from && $0.key <= to }
+        let stored = try server.rows()
+        #expect(stored.count >= 90)
+        #expect(stored.mapValues(\.steps) == printed)
+        #expect(stored.values.allSatisfy { $0.source == "import" })
+        #expect(report["outcome"] as? String == "complete")
+        #expect(report["daysWritten"] as? Int == stored.count)
+        #expect(report["daysSent"] as? Int == stored.count)
+        #expect((report["batchesRetried"] as? Int ?? 0) >= 1)
+        #expect((report["heldTooOld"] as? Int ?? 0) > 600)
+        #expect(try server.state()["retired_samples_calls"] as? Int == 0)
+        #expect(result.stderr.contains("the server wrote \(stored.count)"))
+        try Self.assertTokenNeverShown(result, server, report: reportFile)
+    }
+
+    @Test func aRepeatedRunIsHarmless() throws {
+        let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin"])
+        let first = try Self.stepimport("apple '\(Self.export("half-year.zip"))' --post --api-url \(server.url) --tz Europe/Berlin -q")
+        let rowsAfterFirst = try server.rows().mapValues(\.steps)
+        let second = try Self.stepimport("apple '\(Self.export("half-year.zip"))' --post --api-url \(server.url) --tz Europe/Berlin -q")
+        #expect(first.status == 0 && second.status == 0)
+        #expect(try server.rows().mapValues(\.steps) == rowsAfterFirst)
+        #expect(try server.requestCount("POST /v1/trainee/health/days") == 4)
+    }
+
+    @Test func planShowsTheServersAndTheNewValuesAndWritesNothing() throws {
+        let today = try CommandRunner.run("TZ=Europe/Berlin date +%F")
+        let day = String(decoding: today.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin", "--seed-manual", "\(Self.token):\(day)=12345"])
+        let result = try Self.stepimport("apple '\(Self.export("half-year.zip"))' --post --plan --api-url \(server.url) --tz Europe/Berlin")
+        #expect(result.status == 0, "\(result.stderr)")
+        let table = String(decoding: result.stdout, as: UTF8.self)
+        let line = try #require(table.split(separator: "\n").first { $0.hasPrefix(day) })
+        #expect(line.contains("12345"))
+        #expect(line.contains("overwrite"))
+        #expect(table.contains("Nothing was written."))
+        #expect(try server.rows().mapValues(\.steps) == [day: 12345])
+        #expect(try server.requestCount("POST /v1/trainee/health/days") == 0)
+    }
+
+    @Test func keepExistingPostsOnlyTheDaysTheServerLacks() throws {
+        let yesterday = String(decoding: try CommandRunner.run("TZ=Europe/Berlin date -d yesterday +%F").stdout, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin", "--seed-manual", "\(Self.token):\(yesterday)=4321"])
+        let reportFile = server.folder.appendingPathComponent("report.json").path
+        let result = try Self.stepimport("apple '\(Self.export("half-year.zip"))' --post --keep-existing --api-url \(server.url) --tz Europe/Berlin --report '\(reportFile)'")
+        #expect(result.status == 0, "\(result.stderr)")
+        let stored = try server.rows()
+        #expect(stored[yesterday]?.steps == 4321)
+        #expect(stored[yesterday]?.source == "manual")
+        #expect(stored.count > 80)
+        let report = try Self.report(result, file: reportFile)
+        #expect(report["heldKeptExisting"] as? Int == 1)
+        #expect(report["daysWritten"] as? Int == stored.count - 1)
+    }
+
+    @Test func aRefusedTokenStopsWithTheAuthCodeAndStoresNothing() throws {
+        let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin", "--unauthorized"])
+        let result = try Self.stepimport("apple '\(Self.export("half-year.zip"))' --post --api-url \(server.url) --tz Europe/Berlin")
+        #expect(result.status == 77)
+        #expect(result.stderr.contains("refused the token"))
+        #expect(try server.rows().isEmpty)
+        #expect(try server.requestCount("POST /v1/trainee/health/days") == 1)
+        try Self.assertTokenNeverShown(result, server)
+    }
+
+    @Test func aRejectedRequestStopsWithTheServersMessage() throws {
+        let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin", "--fail-first", "1", "--fail-status", "400"])
+        let result = try Self.stepimport("apple '\(Self.export("half-year.zip"))' --post --api-url \(server.url) --tz Europe/Berlin")
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("rejected the request (400)"))
+        #expect(try server.requestCount("POST /v1/trainee/health/days") == 1)
+    }
+
+    @Test func retriesRunOutWithTheTemporaryFailureCode() throws {
+        let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin", "--fail-first", "10"])
+        let result = try Self.stepimport("apple '\(Self.export("half-year.zip"))' --post --retries 2 --api-url \(server.url) --tz Europe/Berlin")
+        #expect(result.status == 75)
+        #expect(result.stderr.contains("3 attempts"))
+        #expect(try server.requestCount("POST /v1/trainee/health/days") == 3)
+        #expect(try server.rows().isEmpty)
+    }
+
+    @Test func aSlowServerTimesOutAndIsRetried() throws {
+        let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin", "--delay", "3"])
+        let result = try Self.stepimport("apple '\(Self.export("half-year.zip"))' --post --timeout 1 --retries 1 --api-url \(server.url) --tz Europe/Berlin")
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("2 attempts"))
+    }
+
+    @Test func anUnreachableServerGivesTheUnavailableCode() throws {
+        let result = try Self.stepimport("apple '\(Self.export("half-year.zip"))' --post --retries 1 --api-url http://127.0.0.1:9 --tz Europe/Berlin")
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("cannot be reached"))
+    }
+
+    @Test func sendAllShowsWhatTheServerSkipped() throws {
+        let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin"])
+        let reportFile = server.folder.appendingPathComponent("report.json").path
+        let result = try Self.stepimport("apple '\(Self.export("half-year.zip"))' --post --send-all --api-url \(server.url) --tz Europe/Berlin --report '\(reportFile)'")
+        #expect(result.status == 76)
+        let report = try Self.report(result, file: reportFile)
+        #expect(report["outcome"] as? String == "incomplete")
+        let sent = try #require(report["daysSent"] as? Int)
+        let written = try #require(report["daysWritten"] as? Int)
+        #expect(sent > written)
+        #expect(written == (try server.rows().count))
+    }
+
+    @Test func dryRunShowsTheBatchesAndSendsNothing() throws {
+        let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin"])
+        let result = try Self.stepimport("apple '\(Self.export("two-years.zip"))' --post --dry-run --send-all --api-url \(server.url) --tz Europe/Berlin")
+        #expect(result.status == 0)
+        let text = String(decoding: result.stdout, as: UTF8.self)
+        #expect(text.contains("request 1: 90 days"))
+        #expect(text.contains("9 requests"))
+        #expect(try server.state()["requests_total"] as? Int == 0)
+    }
+
+    @Test func ctrlCStopsBetweenRequestsAndSaysHowFarItGot() throws {
+        let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin", "--delay", "0.4"])
+        let result = try CommandRunner.run("""
+        env STEPIMPORT_TOKEN=\(Self.token) "$STEPIMPORT" apple '\(Self.export("two-years.zip"))' --post --send-all --api-url \(server.url) --tz Europe/Berlin &
+        pid=$!
+        # Wait until the first request has been answered, then press Ctrl-C.
+        for i in $(seq 1 200); do grep -q ' 201 ' '\(server.folder.path)/server.log' 2>/dev/null && break; sleep 0.05; done
+        kill -INT $pid
+        wait $pid
+        """)
+        #expect(result.status == 130, "\(result.stderr)")
+        #expect(result.stderr.contains("stopping after the current request"))
+        #expect(result.stderr.contains("were not sent; running the same command again is safe"))
+        let posts = try server.requestCount("POST /v1/trainee/health/days")
+        #expect(posts >= 1 && posts < 9)
+    }
+
+    @Test func configurationIsCheckedBeforeAnyParsing() throws {
+        // No token, and an export that does not exist: the configuration error comes first.
+        let noToken = try Self.stepimport("apple no-such-export.zip --post --api-url http://127.0.0.1:9", env: "-u STEPIMPORT_TOKEN")
+        #expect(noToken.status == 78)
+        #expect(noToken.stderr.contains("no token"))
+        let insecure = try Self.stepimport("apple no-such-export.zip --post --api-url http://api.example.com")
+        #expect(insecure.status == 78)
+        let noURL = try Self.stepimport("apple no-such-export.zip --post", env: "-u STEPIMPORT_API_URL STEPIMPORT_TOKEN=x")
+        #expect(noURL.status == 78)
+        let tokenFlag = try Self.stepimport("apple x.zip --post --token abc --api-url http://127.0.0.1:9")
+        #expect(tokenFlag.status == 64)
+        #expect(!tokenFlag.stderr.contains("abc"))
+    }
+
+    @Test func theTokenFileWorksAndIsNeverShown() throws {
+        let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin"])
+        let tokenFile = server.folder.appendingPathComponent("token").path
+        try Data("\(Self.token)\n".utf8).write(to: URL(fileURLWithPath: tokenFile))
+        let result = try Self.stepimport("hc samples/hc-react-native.json --post --send-all --token-file '\(tokenFile)' --api-url \(server.url)",
+                                         env: "-u STEPIMPORT_TOKEN")
+        // The sample's days are in 2025: far outside the window, so the server skips them all.
+        #expect(result.status == 76)
+        #expect(try server.requestCount("POST /v1/trainee/health/days") == 1)
+        try Self.assertTokenNeverShown(result, server)
+    }
+}
