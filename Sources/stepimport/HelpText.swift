@@ -36,6 +36,7 @@ enum HelpText {
 
     USAGE: stepimport apple <export> [--format <format>] [--by-source] [--tz <zone>]
                             [--since <date>] [--until <date>] [--skip-invalid] [--quiet]
+                            [--post [--plan | --dry-run] [--keep-existing] [<posting options>]]
 
     ARGUMENTS:
       <export>                export.zip, export.xml, the apple_health_export folder,
@@ -60,6 +61,30 @@ enum HelpText {
                               terminal, and never when NO_COLOR is set).
       -h, --help              Show help information.
 
+    POSTING (--post):
+      --post                  Post the totals to POST /v1/trainee/health/days instead
+                              of printing them: checked, in date order, at most 90
+                              days a request, retried safely (the server upserts).
+      --api-url <url>         The backend (or STEPIMPORT_API_URL). https, or http
+                              to this computer only.
+      --token-file <path>     Read the bearer token from this file's first line.
+                              Otherwise STEPIMPORT_TOKEN. Never on the command line.
+      --cacert <file>         Trust this CA (PEM) instead of the system's.
+      --tz <zone>             Also the trainee's zone for the server's window (days
+                              older than 90 days or more than a day ahead are skipped
+                              by the server, so they are not sent). Default: this
+                              machine's zone.
+      --send-all              Send days outside the window too.
+      --plan                  Show, per day, the server's value and the new one, and
+                              what a post would do. Writes nothing.
+      --keep-existing         Post only the days the server has no value for (never
+                              overwrite a hand-typed value).
+      --dry-run               Show the requests that would be sent; send nothing.
+      --retries <n>           Retries per request for 429, 5xx, time-outs and dropped
+                              connections, with backoff and Retry-After (default 5).
+      --timeout <seconds>     Time limit of one request (default 60).
+      --report <file>         Also write the report as JSON.
+
     ZONES:
       Apple writes every timestamp with the phone's offset at export time, so a summer
       sample of a Berlin user exported in January says +0100, and on days near
@@ -78,6 +103,7 @@ enum HelpText {
       stepimport apple export.zip --format json --since 2024-01-01 > days.json
       stepimport apple export.zip --tz Europe/Berlin --by-source
       unzip -p export.zip apple_health_export/export.xml | stepimport apple -
+      STEPIMPORT_TOKEN=... stepimport apple export.zip --post --api-url https://api.example.com --tz Europe/Berlin --plan
 
     """
 
@@ -104,6 +130,7 @@ enum HelpText {
     USAGE: stepimport hc <export> [--input-format <format>] [--format <format>]
                          [--by-source] [--tz <zone>] [--since <date>] [--until <date>]
                          [--skip-invalid] [--quiet]
+                         [--post [--plan | --dry-run] [--keep-existing] [<posting options>]]
 
     ARGUMENTS:
       <export>                A zip, a database, a JSON or CSV file, a Takeout folder,
@@ -125,6 +152,30 @@ enum HelpText {
       -q, --quiet             Print no summary or progress on standard error.
       --no-progress           Print no progress indicator.
       -h, --help              Show help information.
+
+    POSTING (--post):
+      --post                  Post the totals to POST /v1/trainee/health/days instead
+                              of printing them: checked, in date order, at most 90
+                              days a request, retried safely (the server upserts).
+      --api-url <url>         The backend (or STEPIMPORT_API_URL). https, or http
+                              to this computer only.
+      --token-file <path>     Read the bearer token from this file's first line.
+                              Otherwise STEPIMPORT_TOKEN. Never on the command line.
+      --cacert <file>         Trust this CA (PEM) instead of the system's.
+      --tz <zone>             Also the trainee's zone for the server's window (days
+                              older than 90 days or more than a day ahead are skipped
+                              by the server, so they are not sent). Default: this
+                              machine's zone.
+      --send-all              Send days outside the window too.
+      --plan                  Show, per day, the server's value and the new one, and
+                              what a post would do. Writes nothing.
+      --keep-existing         Post only the days the server has no value for (never
+                              overwrite a hand-typed value).
+      --dry-run               Show the requests that would be sent; send nothing.
+      --retries <n>           Retries per request for 429, 5xx, time-outs and dropped
+                              connections, with backoff and Retry-After (default 5).
+      --timeout <seconds>     Time limit of one request (default 60).
+      --report <file>         Also write the report as JSON.
 
     ZONES:
       By default each record is placed in the UTC offset it carries (Health Connect
@@ -155,6 +206,16 @@ enum HelpText {
       74  The input could not be read (permissions, I/O error, no room for a
           temporary copy of a zip read from a pipe), or the results could not be
           written.
+      With --post:
+      69  The server could not be reached (refused, dropped, timed out, TLS).
+      75  The server kept failing (429, 5xx) until the retries ran out.
+      76  The server answered against the contract (a redirect, a bad answer, or
+          fewer days written than sent).
+      77  The server refused the token (401, 403).
+      78  Missing or unusable configuration (API URL, token, CA file); checked
+          before any parsing.
+      130 Interrupted by Ctrl-C, between requests; the report says how far it got.
+      Status 0 means every day meant to be written was written.
 
     """
 
