@@ -61,29 +61,7 @@ enum HelpText {
                               terminal, and never when NO_COLOR is set).
       -h, --help              Show help information.
 
-    POSTING (--post):
-      --post                  Post the totals to POST /v1/trainee/health/days instead
-                              of printing them: checked, in date order, at most 90
-                              days a request, retried safely (the server upserts).
-      --api-url <url>         The backend (or STEPIMPORT_API_URL). https, or http
-                              to this computer only.
-      --token-file <path>     Read the bearer token from this file's first line.
-                              Otherwise STEPIMPORT_TOKEN. Never on the command line.
-      --cacert <file>         Trust this CA (PEM) instead of the system's.
-      --tz <zone>             Also the trainee's zone for the server's window (days
-                              older than 90 days or more than a day ahead are skipped
-                              by the server, so they are not sent). Default: this
-                              machine's zone.
-      --send-all              Send days outside the window too.
-      --plan                  Show, per day, the server's value and the new one, and
-                              what a post would do. Writes nothing.
-      --keep-existing         Post only the days the server has no value for (never
-                              overwrite a hand-typed value).
-      --dry-run               Show the requests that would be sent; send nothing.
-      --retries <n>           Retries per request for 429, 5xx, time-outs and dropped
-                              connections, with backoff and Retry-After (default 5).
-      --timeout <seconds>     Time limit of one request (default 60).
-      --report <file>         Also write the report as JSON.
+    """ + posting + """
 
     ZONES:
       Apple writes every timestamp with the phone's offset at export time, so a summer
@@ -153,6 +131,29 @@ enum HelpText {
       --no-progress           Print no progress indicator.
       -h, --help              Show help information.
 
+    """ + posting + """
+
+    ZONES:
+      By default each record is placed in the UTC offset it carries (Health Connect
+      stores one per record). Records that carry none (older react-native dumps,
+      Flutter wall times, Takeout's nanosecond streams) are taken as UTC, and the
+      summary says how many. --tz places every record in the trainee's zone; it is
+      the same rule as for `stepimport apple`. Takeout's daily totals are already
+      per local day and keep their dates under every rule.
+
+    """ + exitStatus + """
+
+    EXAMPLES:
+      stepimport hc "Health Connect.zip"
+      stepimport hc dump.json --format json --since 2025-01-01
+      stepimport hc takeout-20250301.zip --by-source
+      stepimport hc records.csv --tz Asia/Kolkata
+
+    """
+
+    /// The posting options, the same for `apple` and `hc`.
+    static let posting = """
+
     POSTING (--post):
       --post                  Post the totals to POST /v1/trainee/health/days instead
                               of printing them: checked, in date order, at most 90
@@ -176,22 +177,6 @@ enum HelpText {
                               connections, with backoff and Retry-After (default 5).
       --timeout <seconds>     Time limit of one request (default 60).
       --report <file>         Also write the report as JSON.
-
-    ZONES:
-      By default each record is placed in the UTC offset it carries (Health Connect
-      stores one per record). Records that carry none (older react-native dumps,
-      Flutter wall times, Takeout's nanosecond streams) are taken as UTC, and the
-      summary says how many. --tz places every record in the trainee's zone; it is
-      the same rule as for `stepimport apple`. Takeout's daily totals are already
-      per local day and keep their dates under every rule.
-
-    """ + exitStatus + """
-
-    EXAMPLES:
-      stepimport hc "Health Connect.zip"
-      stepimport hc dump.json --format json --since 2025-01-01
-      stepimport hc takeout-20250301.zip --by-source
-      stepimport hc records.csv --tz Asia/Kolkata
 
     """
 
