@@ -52,7 +52,7 @@ extension HealthConnectDatabase {
         var closed = false
         do throws(ExportError) {
             let prefixWritten = prefix.withUnsafeBytes { raw in
-                Result { () throws(ExportError) in try writeAll(descriptor, raw, location) }
+                Result { () throws(ExportError) in try TemporarySpool.writeAll(descriptor, raw, location) }
             }
             try prefixWritten.get()
             var copied = Int64(prefix.count)
@@ -61,7 +61,7 @@ extension HealthConnectDatabase {
             while true {
                 let count = try stream.read(into: buffer)
                 if count == 0 { break }
-                try writeAll(descriptor, UnsafeRawBufferPointer(rebasing: buffer[0..<count]), location)
+                try TemporarySpool.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: buffer[0..<count]), location)
                 copied += Int64(count)
                 progress?(copied, stream.totalBytes.map { $0 + Int64(prefix.count) })
             }
@@ -75,17 +75,5 @@ extension HealthConnectDatabase {
             throw error
         }
         return path
-    }
-
-    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ location: InputLocation) throws(ExportError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw ExportError.unreadable(location, reason: "cannot write the temporary copy: \(String(cString: strerror(errno)))")
-            }
-            offset += written
-        }
     }
 }

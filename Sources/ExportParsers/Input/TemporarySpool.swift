@@ -47,7 +47,8 @@ enum TemporarySpool {
         if let result { throw result }
     }
 
-    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ location: InputLocation) throws(ExportError) {
+    /// Writes all of `bytes`, retrying short writes and interruptions.
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ location: InputLocation) throws(ExportError) {
         var offset = 0
         while offset < bytes.count {
             let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
