@@ -1,0 +1,60 @@
+import ExportParsers
+import Foundation
+
+/// One row of a batch manifest, checked: a trainee account, its export, where its token is, and its zone.
+///
+/// Holds where the token is, never the token itself: it is read only when the account is uploaded.
+public struct BatchAccount: Equatable, Sendable {
+    /// Which reader takes the export.
+    public enum Kind: String, Equatable, Sendable, CaseIterable {
+        /// Apple Health (`stepimport apple`).
+        case apple
+        /// Health Connect and other Android exports (`stepimport hc`).
+        case hc
+        /// Decided per file by the integrator (by content).
+        case auto
+    }
+
+    /// Where the account's bearer token is.
+    public enum TokenSource: Equatable, Sendable, CustomStringConvertible {
+        /// A file whose first line is the token; the path is resolved against the manifest's folder.
+        case file(String)
+        /// An environment variable, by name.
+        case environment(String)
+
+        /// Names the place, never the value: `file /x/token` or `environment variable TOKEN_A`.
+        public var description: String {
+            switch self {
+            case .file(let path): return "file \(path)"
+            case .environment(let name): return "environment variable \(name)"
+            }
+        }
+    }
+
+    /// The 1-based line of the row in the manifest.
+    public let line: Int
+    /// The account's label, for reports, the journal and shard assignment; unique in the manifest.
+    public let account: String
+    /// The export's path, resolved against the manifest's folder.
+    public let file: String
+    /// The export's path as the manifest gives it, for reports.
+    public let relativeFile: String
+    public let kind: Kind
+    public let token: TokenSource
+    /// The trainee's IANA zone, which decides the calendar day of every sample.
+    public let zone: TimeZone
+
+    public init(line: Int, account: String, file: String, relativeFile: String, kind: Kind,
+                token: TokenSource, zone: TimeZone) {
+        self.line = line
+        self.account = account
+        self.file = file
+        self.relativeFile = relativeFile
+        self.kind = kind
+        self.token = token
+        self.zone = zone
+    }
+
+    /// The zone as the aggregation stage takes it.
+    public var zoneRule: ZoneRule { .zone(zone) }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// One account's outcome, as one line of the batch journal.
+///
+/// The line is JSON with its keys in a fixed order:
+/// `{"account":"a","status":"done","at":"2026-03-10T08:00:00Z","daysParsed":1,"daysSent":1,"daysWritten":1,"skipped":0}`,
+/// plus `"error":"..."` when the account failed. `at` is ISO 8601 in UTC, to the second.
+public struct BatchJournalEntry: Codable, Equatable, Sendable {
+    public enum Status: String, Codable, Equatable, Sendable {
+        /// Every day meant for the server was written: a re-run skips the account.
+        case done
+        /// The account stopped short: a re-run tries it again.
+        case failed
+    }
+
+    /// The account's label in the manifest.
+    public let account: String
+    public let status: Status
+    /// When the account finished.
+    public let at: Date
+    /// Days with steps the export gave.
+    public let daysParsed: Int
+    /// Days in the requests the server answered.
+    public let daysSent: Int
+    /// Days the server said it wrote.
+    public let daysWritten: Int
+    /// Days not sent (outside the server's window, invalid, or kept as they were).
+    public let skipped: Int
+    /// Why the account failed; never a token.
+    public let error: String?
+
+    public init(account: String, status: Status, at: Date, daysParsed: Int = 0, daysSent: Int = 0,
+                daysWritten: Int = 0, skipped: Int = 0, error: String? = nil) {
+        self.account = account
+        self.status = status
+        // The journal keeps whole seconds; rounding here makes an entry equal to itself read back.
+        self.at = Date(timeIntervalSince1970: (at.timeIntervalSince1970).rounded(.down))
+        self.daysParsed = daysParsed
+        self.daysSent = daysSent
+        self.daysWritten = daysWritten
+        self.skipped = skipped
+        self.error = error
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case account, status, at, daysParsed, daysSent, daysWritten, skipped, error
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let text = try container.decode(String.self, forKey: .at)
+        guard let at = try? Date(text, strategy: .iso8601) else {
+            throw DecodingError.dataCorruptedError(forKey: .at, in: container,
+                                                   debugDescription: "\(text) is not an ISO 8601 time")
+        }
+        self.init(account: try container.decode(String.self, forKey: .account),
+                  status: try container.decode(Status.self, forKey: .status),
+                  at: at,
+                  daysParsed: try container.decode(Int.self, forKey: .daysParsed),
+                  daysSent: try container.decode(Int.self, forKey: .daysSent),
+                  daysWritten: try container.decode(Int.self, forKey: .daysWritten),
+                  skipped: try container.decode(Int.self, forKey: .skipped),
+                  error: try container.decodeIfPresent(String.self, forKey: .error))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(account, forKey: .account)
+        try container.encode(status, forKey: .status)
+        try container.encode(at.formatted(.iso8601), forKey: .at)
+        try container.encode(daysParsed, forKey: .daysParsed)
+        try container.encode(daysSent, forKey: .daysSent)
+        try container.encode(daysWritten, forKey: .daysWritten)
+        try container.encode(skipped, forKey: .skipped)
+        try container.encodeIfPresent(error, forKey: .error)
+    }
+
+    /// The journal line, newline included, keys in the documented order.
+    public var jsonLine: String {
+        var line = "{\"account\":\(Self.json(account)),\"status\":\"\(status.rawValue)\","
+            + "\"at\":\"\(at.formatted(.iso8601))\",\"daysParsed\":\(daysParsed),\"daysSent\":\(daysSent),"
+            + "\"daysWritten\":\(daysWritten),\"skipped\":\(skipped)"
+        if let error {
+            line += ",\"error\":\(Self.json(error))"
+        }
+        return line + "}\n"
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped, so that a line
+    /// never holds a raw line break.
+    static func json(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{2028}", "\u{2029}":
+                out += "\\u" + String(scalar.value, radix: 16)
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

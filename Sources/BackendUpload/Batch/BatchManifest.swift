@@ -1,0 +1,320 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ExportParsers
+import Foundation
+
+/// A batch manifest, read and checked: one `BatchAccount` per row, in file order.
+///
+/// The manifest is a CSV file with a header naming the columns `account`, `file`, `kind`, `tz`
+/// and `token_file` or `token_env` (any case, any order, other columns ignored). Every problem in
+/// it is collected before anything is thrown, so that one run lists them all. Token files are
+/// checked for existence, readability and permissions, but never read.
+public struct BatchManifest: Sendable {
+    /// The manifest's path as given.
+    public let path: String
+    /// The absolute folder that relative `file` and `token_file` paths are resolved against.
+    public let directory: String
+    public let accounts: [BatchAccount]
+    /// Things worth telling the user that do not stop the batch (token files other users can read).
+    public let warnings: [String]
+
+    /// The header names, lower case.
+    public enum Column {
+        public static let account = "account"
+        public static let file = "file"
+        public static let kind = "kind"
+        public static let tokenFile = "token_file"
+        public static let tokenEnv = "token_env"
+        public static let tz = "tz"
+    }
+
+    /// Reads and checks the manifest at `path`.
+    ///
+    /// - Parameter environment: where `token_env` names are looked up (the process's environment by default).
+    public init(contentsOf path: String,
+                environment: [String: String] = ProcessInfo.processInfo.environment) throws(BatchError) {
+        let bytes = try Self.readAll(path)
+        try self.init(parsing: bytes, path: path, directory: Self.folder(of: path), environment: environment)
+    }
+
+    /// Checks a manifest already in memory; `directory` is what relative paths are resolved against.
+    public init(parsing bytes: [UInt8], path: String, directory: String,
+                environment: [String: String]) throws(BatchError) {
+        self.path = path
+        self.directory = directory
+        var rows: [(line: Int, fields: [String])] = []
+        var problems: [ManifestProblem] = []
+        let tokenizer = CSVTokenizer()
+        // withUnsafeBytes does not carry typed throws, so the failure is passed out by hand.
+        var failure: ParseFailure? = bytes.withUnsafeBytes { buffer in
+            do throws(ParseFailure) {
+                try tokenizer.feed(buffer) { record in rows.append((record.line, record.strings)) }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if failure == nil {
+            do throws(ParseFailure) {
+                try tokenizer.finish { record in rows.append((record.line, record.strings)) }
+            } catch {
+                failure = error
+            }
+        }
+        if let error = failure {
+            // The rows before the bad CSV are still checked, so that one run shows as much as it can.
+            problems.append(ManifestProblem(line: error.line, column: nil, message: "not valid CSV: \(error.message)"))
+        }
+        var checker = Checker(directory: directory, environment: environment)
+        checker.problems = problems
+        checker.check(rows)
+        guard checker.problems.isEmpty else {
+            throw .invalidManifest(path: path, problems: checker.problems.sorted { $0.line < $1.line })
+        }
+        accounts = checker.accounts
+        warnings = checker.warnings
+    }
+
+    // MARK: - Reading
+
+    private static func readAll(_ path: String) throws(BatchError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .unreadableManifest(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .unreadableManifest(path: path, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// The absolute folder holding `path`.
+    static func folder(of path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return URL(fileURLWithPath: absolute).deletingLastPathComponent().standardizedFileURL.path
+    }
+
+    /// `path` if absolute, else `path` under `directory`, with `.` and `..` removed.
+    static func resolve(_ path: String, against directory: String) -> String {
+        let joined = path.hasPrefix("/") ? path : directory + "/" + path
+        return URL(fileURLWithPath: joined).standardizedFileURL.path
+    }
+}
+
+// MARK: - Checking
+
+extension BatchManifest {
+    /// Walks the rows once, collecting accounts, problems and warnings.
+    private struct Checker {
+        let directory: String
+        let environment: [String: String]
+        var problems: [ManifestProblem] = []
+        var accounts: [BatchAccount] = []
+        var warnings: [String] = []
+        private var columns: [String: Int] = [:]
+        private var firstLineOfAccount: [String: Int] = [:]
+        private var warnedTokenFiles: Set<String> = []
+
+        init(directory: String, environment: [String: String]) {
+            self.directory = directory
+            self.environment = environment
+        }
+
+        mutating func check(_ rows: [(line: Int, fields: [String])]) {
+            guard let header = rows.first else {
+                if problems.isEmpty {
+                    problems.append(ManifestProblem(
+                        line: 1, column: nil,
+                        message: "the manifest is empty: its first line must be a header naming the columns "
+                            + "account, file, kind, token_file or token_env, and tz"))
+                }
+                return
+            }
+            checkHeader(header.line, header.fields)
+            if rows.count == 1, problems.isEmpty {
+                problems.append(ManifestProblem(line: header.line + 1, column: nil,
+                                                message: "the manifest has a header but no accounts"))
+            }
+            for row in rows.dropFirst() {
+                checkRow(row.line, row.fields, fieldCount: header.fields.count)
+            }
+        }
+
+        private mutating func checkHeader(_ line: Int, _ fields: [String]) {
+            for (index, raw) in fields.enumerated() {
+                let name = raw.trimmingCharacters(in: .whitespaces).lowercased()
+                if columns[name] != nil, !name.isEmpty {
+                    problems.append(ManifestProblem(line: line, column: name,
+                                                    message: "the column is named twice in the header"))
+                } else {
+                    columns[name] = index
+                }
+            }
+            for name in [Column.account, Column.file, Column.kind, Column.tz] where columns[name] == nil {
+                problems.append(ManifestProblem(line: line, column: name,
+                                                message: "the header has no \(name) column, which is required"))
+            }
+            if columns[Column.tokenFile] == nil, columns[Column.tokenEnv] == nil {
+                problems.append(ManifestProblem(
+                    line: line, column: "\(Column.tokenFile)/\(Column.tokenEnv)",
+                    message: "the header has neither a token_file nor a token_env column: every account needs one"))
+            }
+        }
+
+        private mutating func checkRow(_ line: Int, _ fields: [String], fieldCount: Int) {
+            guard fields.count == fieldCount else {
+                problems.append(ManifestProblem(
+                    line: line, column: nil,
+                    message: "the row has \(fields.count) field\(fields.count == 1 ? "" : "s") where the header has "
+                        + "\(fieldCount) (a value holding a comma must be enclosed in double quotes)"))
+                return
+            }
+            func value(_ name: String) -> String? {
+                columns[name].map { fields[$0].trimmingCharacters(in: .whitespaces) }
+            }
+            let problemsBefore = problems.count
+            let account = checkAccount(line, value(Column.account))
+            let file = checkFile(line, value(Column.file))
+            let kind = checkKind(line, value(Column.kind))
+            let token = checkToken(line, account: account, file: value(Column.tokenFile), env: value(Column.tokenEnv))
+            let zone = checkZone(line, value(Column.tz))
+            guard problems.count == problemsBefore, let account, let file, let kind, let token, let zone else { return }
+            accounts.append(BatchAccount(line: line, account: account, file: file.resolved, relativeFile: file.given,
+                                         kind: kind, token: token, zone: zone))
+        }
+
+        private mutating func problem(_ line: Int, _ column: String, _ message: String) {
+            problems.append(ManifestProblem(line: line, column: column, message: message))
+        }
+
+        private mutating func checkAccount(_ line: Int, _ value: String?) -> String? {
+            guard let value else { return nil }
+            guard !value.isEmpty else {
+                problem(line, Column.account, "the account label is empty; every row needs a unique one")
+                return nil
+            }
+            if let first = firstLineOfAccount[value] {
+                problem(line, Column.account, "\(quoted(value)) is already the label of line \(first); labels must be unique")
+                return nil
+            }
+            firstLineOfAccount[value] = line
+            return value
+        }
+
+        private mutating func checkFile(_ line: Int, _ value: String?) -> (given: String, resolved: String)? {
+            guard let value else { return nil }
+            guard !value.isEmpty else {
+                problem(line, Column.file, "no export file given")
+                return nil
+            }
+            let resolved = BatchManifest.resolve(value, against: directory)
+            var status = stat()
+            guard stat(resolved, &status) == 0 else {
+                problem(line, Column.file, "\(quoted(value)) does not exist (looked for \(resolved))")
+                return nil
+            }
+            guard access(resolved, R_OK) == 0 else {
+                problem(line, Column.file, "\(quoted(value)) cannot be read (\(resolved)): check its permissions")
+                return nil
+            }
+            return (value, resolved)
+        }
+
+        private mutating func checkKind(_ line: Int, _ value: String?) -> BatchAccount.Kind? {
+            guard let value else { return nil }
+            guard let kind = BatchAccount.Kind(rawValue: value.lowercased()) else {
+                problem(line, Column.kind, value.isEmpty
+                    ? "no kind given: write apple, hc or auto"
+                    : "\(quoted(value)) is not a kind: write apple, hc or auto")
+                return nil
+            }
+            return kind
+        }
+
+        private mutating func checkToken(_ line: Int, account: String?, file: String?,
+                                         env: String?) -> BatchAccount.TokenSource? {
+            let file = file.flatMap { $0.isEmpty ? nil : $0 }
+            let env = env.flatMap { $0.isEmpty ? nil : $0 }
+            // Without either column the header problem already says so.
+            guard columns[Column.tokenFile] != nil || columns[Column.tokenEnv] != nil else { return nil }
+            let column = "\(Column.tokenFile)/\(Column.tokenEnv)"
+            switch (file, env) {
+            case (nil, nil):
+                problem(line, column, "no token: give either token_file or token_env")
+                return nil
+            case (.some, .some):
+                problem(line, column, "both token_file and token_env are given: give only one, so that it is clear which token is used")
+                return nil
+            case (.some(let file), nil):
+                return checkTokenFile(line, account: account, file)
+            case (nil, .some(let name)):
+                guard let text = environment[name] else {
+                    problem(line, Column.tokenEnv, "the environment variable \(name) is not set")
+                    return nil
+                }
+                guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                    problem(line, Column.tokenEnv, "the environment variable \(name) is empty")
+                    return nil
+                }
+                return .environment(name)
+            }
+        }
+
+        /// Checks that the token file is there and readable, and warns when others can read it;
+        /// never reads it.
+        private mutating func checkTokenFile(_ line: Int, account: String?, _ given: String) -> BatchAccount.TokenSource? {
+            let resolved = BatchManifest.resolve(given, against: directory)
+            var status = stat()
+            guard stat(resolved, &status) == 0 else {
+                problem(line, Column.tokenFile, "\(quoted(given)) does not exist (looked for \(resolved))")
+                return nil
+            }
+            guard status.st_mode & S_IFMT == S_IFREG else {
+                problem(line, Column.tokenFile, "\(quoted(given)) is not a regular file (\(resolved))")
+                return nil
+            }
+            guard access(resolved, R_OK) == 0 else {
+                problem(line, Column.tokenFile, "\(quoted(given)) cannot be read (\(resolved)): check its permissions")
+                return nil
+            }
+            let mode = status.st_mode & 0o777
+            if mode & 0o077 != 0, warnedTokenFiles.insert(resolved).inserted {
+                let owner = account.map { " (account \(quoted($0)), line \(line))" } ?? " (line \(line))"
+                warnings.append("token file \(resolved)\(owner) can be read or written by other users "
+                    + "(mode \(String(mode, radix: 8))): run chmod 600 \(resolved)")
+            }
+            return .file(resolved)
+        }
+
+        private mutating func checkZone(_ line: Int, _ value: String?) -> TimeZone? {
+            guard let value else { return nil }
+            guard !value.isEmpty else {
+                problem(line, Column.tz, "no zone given: tz is required, an IANA name such as Europe/Berlin")
+                return nil
+            }
+            guard case .zone(let zone)? = ZoneRule.named(value) else {
+                problem(line, Column.tz, "\(quoted(value)) is not an IANA zone this system knows "
+                    + "(write Area/City, such as Europe/Berlin, or UTC)")
+                return nil
+            }
+            return zone
+        }
+
+        private func quoted(_ text: String) -> String {
+            "\"" + text + "\""
+        }
+    }
+}
