@@ -29,33 +29,29 @@ public enum AppleHealthImport {
     public static func read(_ stream: ByteStream, into sink: StepSink, invalidRecords: InvalidRecordPolicy = .fail,
                             progress: ((Int64, Int64?) -> Void)? = nil) throws(ExportError) -> AppleImportSummary {
         let parser = AppleHealthParser(sink: sink, invalidRecords: invalidRecords)
-        var filter = AppleXMLPrefilter()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-        let filtered = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize + AppleXMLPrefilter.maxGrowth, alignment: 16)
-        defer {
-            buffer.deallocate()
-            filtered.deallocate()
-        }
         let location = stream.location
-        func parse(_ bytes: UnsafeRawBufferPointer, last: Bool = false) throws(ExportError) {
-            do {
-                try parser.feed(bytes)
-                if last { try parser.finish() }
-            } catch {
-                throw ExportError(error, at: location, expected: .appleHealth, grammar: "XML")
-            }
-        }
+        // Reading (and inflating) and filtering run on a second thread, parsing on this one.
+        let readAhead = FilteredReadAhead(stream: stream, chunkSize: chunkSize)
         var total: Int64 = 0
-        while true {
-            let count = try stream.read(into: buffer)
-            if count == 0 { break }
-            total += Int64(count)
-            let kept = filter.filter(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), into: filtered)
-            try parse(UnsafeRawBufferPointer(rebasing: filtered[0..<kept]))
-            progress?(total, stream.totalBytes)
+        var endReached = false
+        do throws(ExportError) {
+            while let chunk = try readAhead.next() {
+                defer { readAhead.recycle(chunk.slot) }
+                total += Int64(chunk.rawBytes)
+                if chunk.rawBytes == 0 { endReached = true }
+                do {
+                    try parser.feed(chunk.bytes)
+                    if endReached { try parser.finish() }
+                } catch {
+                    throw ExportError(error, at: location, expected: .appleHealth, grammar: "XML")
+                }
+                if chunk.rawBytes > 0 { progress?(total, stream.totalBytes) }
+            }
+        } catch {
+            _ = readAhead.stop()
+            throw error
         }
-        let held = filter.finish(into: filtered)
-        try parse(UnsafeRawBufferPointer(rebasing: filtered[0..<held]), last: true)
+        let filter = readAhead.stop()
         return AppleImportSummary(location: stream.location, bytesRead: total, parse: parser.statistics,
                                   droppedControlCharacters: filter.droppedControlCharacters,
                                   skippedDoctype: filter.skippedDoctype)
