@@ -207,25 +207,7 @@ public final class CSVTokenizer {
                 continuationBytes += continuation
                 try append(base + runStart, index - runStart, at: index)
                 guard index < count else { break }
-                switch base[index] {
-                case comma:
-                    endField()
-                    index += 1
-                    try checkFieldCount(at: index)
-                    state = .fieldStart
-                case lf:
-                    endField()
-                    index += 1
-                    newLine(at: index)
-                    state = .recordStart
-                    try endRecord(onRecord)
-                case cr:
-                    endField()
-                    index += 1
-                    newLine(at: index)
-                    state = .afterCR
-                    try endRecord(onRecord)
-                default:
+                if try !endFieldAt(base[index], index: &index, onRecord) {
                     throw ParseFailure(
                         kind: .malformed, line: line, column: column(at: index),
                         message: "a quote (\") in the middle of field \(fieldCount + 1), which is not quoted: "
@@ -282,23 +264,8 @@ public final class CSVTokenizer {
                     try append(base + index, 1, at: index)
                     index += 1
                     state = .quoted
-                case comma:
-                    endField()
-                    index += 1
-                    try checkFieldCount(at: index)
-                    state = .fieldStart
-                case lf:
-                    endField()
-                    index += 1
-                    newLine(at: index)
-                    state = .recordStart
-                    try endRecord(onRecord)
-                case cr:
-                    endField()
-                    index += 1
-                    newLine(at: index)
-                    state = .afterCR
-                    try endRecord(onRecord)
+                case let byte where try endFieldAt(byte, index: &index, onRecord):
+                    break
                 default:
                     throw ParseFailure(
                         kind: .malformed, line: line, column: column(at: index),
@@ -325,6 +292,27 @@ public final class CSVTokenizer {
 
     /// Notes a line break; `index` is the position just after it in the current chunk.
     @inline(__always)
+    /// Ends the field at a comma, or the field and the record at a line break, and moves past
+    /// it; false (nothing done) for any other byte.
+    private func endFieldAt(_ byte: UInt8, index: inout Int, _ onRecord: RecordHandler) throws(ParseFailure) -> Bool {
+        switch byte {
+        case Self.comma:
+            endField()
+            index += 1
+            try checkFieldCount(at: index)
+            state = .fieldStart
+        case Self.lf, Self.cr:
+            endField()
+            index += 1
+            newLine(at: index)
+            state = byte == Self.lf ? .recordStart : .afterCR
+            try endRecord(onRecord)
+        default:
+            return false
+        }
+        return true
+    }
+
     private func newLine(at index: Int) {
         line += 1
         lineStart = offset + index
