@@ -40,69 +40,54 @@ struct AppleExportOptions: Equatable {
         var controlCharacters = false
         var expected: String?
 
-        var index = 0
-        while index < arguments.count {
-            var flag = arguments[index]
-            var inlineValue: String?
-            if flag.hasPrefix("--"), let equals = flag.firstIndex(of: "=") {
-                inlineValue = String(flag[flag.index(after: equals)...])
-                flag = String(flag[..<equals])
-            }
-            func value() throws(SynthError) -> String {
-                if let inlineValue { return inlineValue }
-                index += 1
-                guard index < arguments.count else {
-                    throw SynthError.usage("missing value for '\(flag)'")
-                }
-                return arguments[index]
-            }
+        let reader = ArgumentReader(arguments)
+        while let flag = reader.nextFlag() {
             switch flag {
             case "-h", "--help":
                 return .help
             case "--out":
-                output = try value()
+                output = try reader.value()
             case "--days":
-                let text = try value()
+                let text = try reader.value()
                 guard let parsed = Int(text), parsed >= 1, parsed <= 100_000 else {
                     throw SynthError.usage("'--days' needs a whole number of days from 1 to 100000, got '\(text)'")
                 }
                 days = parsed
             case "--size":
-                let text = try value()
+                let text = try reader.value()
                 guard let parsed = parseSize(text) else {
                     throw SynthError.usage("'--size' needs a byte count such as 500K, 100M or 1G, got '\(text)'")
                 }
                 size = parsed
             case "--seed":
-                let text = try value()
+                let text = try reader.value()
                 guard let parsed = UInt64(text) else {
                     throw SynthError.usage("'--seed' needs a non-negative whole number, got '\(text)'")
                 }
                 seed = parsed
             case "--start":
-                let text = try value()
+                let text = try reader.value()
                 guard let parsed = CivilDate(parsing: text), (1900...2999).contains(parsed.year) else {
                     throw SynthError.usage("'--start' needs a date as YYYY-MM-DD, got '\(text)'")
                 }
                 start = parsed
             case "--dtd":
-                let text = try value()
+                let text = try reader.value()
                 guard let parsed = AppleExportDTD(rawValue: text) else {
                     throw SynthError.usage("'--dtd' must be normal, broken or none, got '\(text)'")
                 }
                 dtd = parsed
             case "--control-chars":
-                guard inlineValue == nil else { throw SynthError.usage("'--control-chars' takes no value") }
+                try reader.noValue()
                 controlCharacters = true
             case "--expected":
-                expected = try value()
+                expected = try reader.value()
             default:
                 if flag.hasPrefix("-") {
                     throw SynthError.usage("unknown option '\(flag)'")
                 }
                 throw SynthError.usage("unexpected argument '\(flag)'")
             }
-            index += 1
         }
 
         guard let output, !output.isEmpty else {

@@ -60,79 +60,64 @@ struct HealthConnectOptions: Equatable {
         var shape: HealthConnectJSONShape?
         var expected: String?
 
-        var index = 0
-        while index < arguments.count {
-            var flag = arguments[index]
-            var inlineValue: String?
-            if flag.hasPrefix("--"), let equals = flag.firstIndex(of: "=") {
-                inlineValue = String(flag[flag.index(after: equals)...])
-                flag = String(flag[..<equals])
-            }
-            func value() throws(SynthError) -> String {
-                if let inlineValue { return inlineValue }
-                index += 1
-                guard index < arguments.count else {
-                    throw SynthError.usage("missing value for '\(flag)'")
-                }
-                return arguments[index]
-            }
+        let reader = ArgumentReader(arguments)
+        while let flag = reader.nextFlag() {
             switch (flag, command) {
             case ("-h", _), ("--help", _):
                 return .help
             case ("--out", _):
-                output = try value()
+                output = try reader.value()
             case ("--days", _):
-                let text = try value()
+                let text = try reader.value()
                 guard let parsed = Int(text), parsed >= 1, parsed <= 100_000 else {
                     throw SynthError.usage("'--days' needs a whole number of days from 1 to 100000, got '\(text)'")
                 }
                 days = parsed
             case ("--rows", .database):
-                let text = try value()
+                let text = try reader.value()
                 guard let parsed = Int(text), parsed >= 1, parsed <= 1_000_000_000 else {
                     throw SynthError.usage("'--rows' needs a whole number of rows from 1 to 1000000000, got '\(text)'")
                 }
                 rows = parsed
             case ("--size", .json):
-                let text = try value()
+                let text = try reader.value()
                 guard let parsed = AppleExportOptions.parseSize(text) else {
                     throw SynthError.usage("'--size' needs a byte count such as 500K, 100M or 1G, got '\(text)'")
                 }
                 size = parsed
             case ("--seed", _):
-                let text = try value()
+                let text = try reader.value()
                 guard let parsed = UInt64(text) else {
                     throw SynthError.usage("'--seed' needs a non-negative whole number, got '\(text)'")
                 }
                 seed = parsed
             case ("--start", _):
-                let text = try value()
+                let text = try reader.value()
                 guard let parsed = CivilDate(parsing: text), (1971...2999).contains(parsed.year) else {
                     throw SynthError.usage("'--start' needs a date as YYYY-MM-DD from 1971 on, got '\(text)'")
                 }
                 start = parsed
             case ("--user-version", .database):
-                let text = try value()
+                let text = try reader.value()
                 guard let parsed = Int(text), parsed >= 0, parsed <= 1_000_000 else {
                     throw SynthError.usage("'--user-version' needs a non-negative whole number, got '\(text)'")
                 }
                 userVersion = parsed
             case ("--shape", .json):
-                let text = try value()
+                let text = try reader.value()
                 guard let parsed = HealthConnectJSONShape(rawValue: text) else {
                     let names = HealthConnectJSONShape.allCases.map(\.rawValue).joined(separator: ", ")
                     throw SynthError.usage("'--shape' must be one of \(names), got '\(text)'")
                 }
                 shape = parsed
             case ("--expected", _):
-                expected = try value()
+                expected = try reader.value()
             default:
                 if flag.hasPrefix("-") {
                     throw SynthError.usage("unknown option '\(flag)'")
                 }
                 throw SynthError.usage("unexpected argument '\(flag)'")
             }
-            index += 1
         }
 
         guard let output, !output.isEmpty else {
