@@ -49,22 +49,8 @@ enum AppleCommand {
 
     /// Runs the subcommand with the arguments after `apple`; returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {
-        do {
-            switch try AppleExportOptions.parse(arguments) {
-            case .help:
-                print(help, terminator: "")
-                return 0
-            case .run(let options):
-                try generate(options)
-                return 0
-            }
-        } catch {
-            printError(error.message)
-            if case .usage = error {
-                printError("Usage: \(usage)\n  See 'stepimport-synth apple --help' for more information.", prefixed: false)
-            }
-            return error.exitStatus
-        }
+        Subcommand.run("apple", usage: usage, help: help,
+                       parse: { () throws(SynthError) in try AppleExportOptions.parse(arguments) }, generate: generate)
     }
 
     private static func generate(_ options: AppleExportOptions) throws(SynthError) {

@@ -19,11 +19,7 @@ struct AppleExportOptions: Equatable {
         outputPath.lowercased().hasSuffix(".zip")
     }
 
-    /// What the arguments ask for.
-    enum Request: Equatable {
-        case help
-        case run(AppleExportOptions)
-    }
+    typealias Request = SubcommandRequest<AppleExportOptions>
 
     static let defaultDays = 60
     static let defaultStart = "2024-01-01"

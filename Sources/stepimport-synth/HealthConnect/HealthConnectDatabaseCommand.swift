@@ -48,22 +48,8 @@ enum HealthConnectDatabaseCommand {
 
     /// Runs the subcommand with the arguments after `hc-db`; returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {
-        do {
-            switch try HealthConnectOptions.parse(arguments, for: .database) {
-            case .help:
-                print(help, terminator: "")
-                return 0
-            case .run(let options):
-                try generate(options)
-                return 0
-            }
-        } catch {
-            printError(error.message)
-            if case .usage = error {
-                printError("Usage: \(usage)\n  See 'stepimport-synth hc-db --help' for more information.", prefixed: false)
-            }
-            return error.exitStatus
-        }
+        Subcommand.run("hc-db", usage: usage, help: help,
+                       parse: { () throws(SynthError) in try HealthConnectOptions.parse(arguments, for: .database) }, generate: generate)
     }
 
     private static func generate(_ options: HealthConnectOptions) throws(SynthError) {

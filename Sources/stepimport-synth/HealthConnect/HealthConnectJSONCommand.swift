@@ -52,22 +52,8 @@ enum HealthConnectJSONCommand {
 
     /// Runs the subcommand with the arguments after `hc-json`; returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {
-        do {
-            switch try HealthConnectOptions.parse(arguments, for: .json) {
-            case .help:
-                print(help, terminator: "")
-                return 0
-            case .run(let options):
-                try generate(options)
-                return 0
-            }
-        } catch {
-            printError(error.message)
-            if case .usage = error {
-                printError("Usage: \(usage)\n  See 'stepimport-synth hc-json --help' for more information.", prefixed: false)
-            }
-            return error.exitStatus
-        }
+        Subcommand.run("hc-json", usage: usage, help: help,
+                       parse: { () throws(SynthError) in try HealthConnectOptions.parse(arguments, for: .json) }, generate: generate)
     }
 
     private static func generate(_ options: HealthConnectOptions) throws(SynthError) {

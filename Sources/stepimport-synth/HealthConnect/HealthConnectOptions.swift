@@ -37,10 +37,7 @@ struct HealthConnectOptions: Equatable {
         days.map { min(30, $0 / 2) } ?? 30
     }
 
-    enum Request: Equatable {
-        case help
-        case run(HealthConnectOptions)
-    }
+    typealias Request = SubcommandRequest<HealthConnectOptions>
 
     static let defaultStart = "2025-03-20"
 
