@@ -142,10 +142,3 @@ enum OffsetText {
         return sign + String(format: "%02d%02d", minutes / 60, minutes % 60)
     }
 }
-
-/// "1 record", "2 records".
-enum Plural {
-    static func count(_ number: Int, _ noun: String) -> String {
-        "\(number) \(noun)\(number == 1 ? "" : "s")"
-    }
-}

@@ -154,10 +154,3 @@ extension HealthConnectImport.Reader {
         }
     }
 }
-
-/// "1 file", "2 files".
-enum Plural {
-    static func count(_ number: Int, _ noun: String) -> String {
-        "\(number) \(noun)\(number == 1 ? "" : "s")"
-    }
-}
