@@ -17,16 +17,7 @@ public struct UploadConfiguration: Sendable {
     /// Resolves the configuration; every problem is a `.configuration` error naming what to fix.
     public static func resolve(apiURL flag: String?, tokenFile: String?, caCertificateFile: String?,
                                environment: [String: String]) throws(UploadError) -> UploadConfiguration {
-        guard let url = (flag ?? environment["STEPIMPORT_API_URL"]).map({ $0.trimmingCharacters(in: .whitespaces) }),
-              !url.isEmpty
-        else {
-            throw .configuration("no API URL: pass --api-url URL or set STEPIMPORT_API_URL")
-        }
-        do {
-            try HTTPClient.check(url: url)
-        } catch {
-            throw .configuration("the API URL \(url) cannot be used: \(error)")
-        }
+        let url = try apiURL(flag, environment: environment)
         let token: BearerToken
         let origin: String
         if let tokenFile {
@@ -41,12 +32,35 @@ public struct UploadConfiguration: Sendable {
         } else {
             throw .configuration("no token: set STEPIMPORT_TOKEN or pass --token-file PATH (a token is never taken from the command line)")
         }
-        if let caCertificateFile {
-            guard FileManager.default.isReadableFile(atPath: caCertificateFile) else {
-                throw .configuration("--cacert \(caCertificateFile): no such readable file")
-            }
-        }
+        try checkCACertificate(caCertificateFile)
         return UploadConfiguration(apiURL: url, token: token, caCertificateFile: caCertificateFile, tokenOrigin: origin)
+    }
+
+    /// The same server and CA with another trainee's token (one account of a batch).
+    public func with(token: BearerToken, origin: String) -> UploadConfiguration {
+        UploadConfiguration(apiURL: apiURL, token: token, caCertificateFile: caCertificateFile, tokenOrigin: origin)
+    }
+
+    /// The API URL from `--api-url`, else `STEPIMPORT_API_URL`, checked for use.
+    public static func apiURL(_ flag: String?, environment: [String: String]) throws(UploadError) -> String {
+        guard let url = (flag ?? environment["STEPIMPORT_API_URL"]).map({ $0.trimmingCharacters(in: .whitespaces) }),
+              !url.isEmpty
+        else {
+            throw .configuration("no API URL: pass --api-url URL or set STEPIMPORT_API_URL")
+        }
+        do {
+            try HTTPClient.check(url: url)
+        } catch {
+            throw .configuration("the API URL \(url) cannot be used: \(error)")
+        }
+        return url
+    }
+
+    /// Fails unless the `--cacert` file, when given, can be read.
+    public static func checkCACertificate(_ path: String?) throws(UploadError) {
+        if let path, !FileManager.default.isReadableFile(atPath: path) {
+            throw .configuration("--cacert \(path): no such readable file")
+        }
     }
 }
 
@@ -62,14 +76,15 @@ public struct BearerToken: Sendable, Equatable, CustomStringConvertible, CustomD
         value = trimmed
     }
 
-    /// Reads the token from the first line of a file.
-    static func read(from path: String) throws(UploadError) -> BearerToken {
+    /// Reads the token from the first line of a file; `name` is how messages name the file.
+    static func read(from path: String, name: String? = nil) throws(UploadError) -> BearerToken {
+        let name = name ?? "--token-file \(path)"
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw .configuration("--token-file \(path): no such readable file")
+            throw .configuration("\(name): no such readable file")
         }
         let firstLine = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         guard let token = BearerToken(firstLine) else {
-            throw .configuration("--token-file \(path): the first line is empty or holds characters a bearer token cannot have")
+            throw .configuration("\(name): the first line is empty or holds characters a bearer token cannot have")
         }
         return token
     }

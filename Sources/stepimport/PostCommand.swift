@@ -3,9 +3,6 @@ import ExportParsers
 import Foundation
 import Synchronization
 
-/// Set by the SIGINT handler; the uploader polls it between requests.
-let interruptRequested = Atomic<Bool>(false)
-
 /// `--post`: checks, batches and posts the day totals, or shows the plan or the batches.
 struct PostCommand {
     let options: PostOptions
@@ -32,8 +29,6 @@ struct PostCommand {
     }
 
     func run(_ days: [DayTotal]) throws(CommandError) {
-        let today = PostCommand.today(in: traineeZone)
-        var plan = UploadPlan(days: days, today: today, sendAll: options.sendAll)
         let api: TraineeHealthAPI
         do {
             api = try TraineeHealthAPI(configuration: configuration, timeout: .seconds(options.timeoutSeconds))
@@ -43,37 +38,31 @@ struct PostCommand {
         let uploader = Uploader(api: api, policy: RetryPolicy(maxAttempts: options.retries + 1),
                                 isInterrupted: { interruptRequested.load(ordering: .relaxed) },
                                 log: { diagnostics.note("post: \($0)") })
-        var report = UploadReport()
-        installInterruptHandler()
+        Interrupt.install(message: "\nstepimport: stopping after the current request (Ctrl-C again to stop at once)\n")
 
         do throws(UploadError) {
-            var serverDays: [LocalDate: Int] = [:]
-            let toSend = plan.daysToSend
-            if (options.plan || options.keepExisting), let first = toSend.first, let last = toSend.last {
-                serverDays = try uploader.serverDays(from: first.date, to: last.date)
-            }
-            let beforeKeeping = plan
-            if options.keepExisting {
-                plan.keepExisting(serverDays)
-            }
-            report.record(plan, parsed: days.count)
+            let prepared = try PreparedUpload.prepare(
+                days: days, today: UploadRules.today(in: traineeZone), sendAll: options.sendAll,
+                keepExisting: options.keepExisting, readServer: options.plan, uploader: uploader)
+            var report = prepared.report
             if options.plan {
                 report.outcome = "plan"
-                try write(PlanTable.render(beforeKeeping, kept: plan, serverDays: serverDays, today: today, zone: traineeZone))
-                summarize(report, plan: plan)
+                try write(PlanTable.render(prepared.checked, kept: prepared.plan, serverDays: prepared.serverDays,
+                                           today: prepared.today, zone: traineeZone))
+                summarize(report, plan: prepared.plan)
                 try writeReport(report)
                 return
             }
             if options.dryRun {
                 report.outcome = "dry-run"
-                try write(PlanTable.renderBatches(plan))
-                summarize(report, plan: plan)
+                try write(PlanTable.renderBatches(prepared.plan))
+                summarize(report, plan: prepared.plan)
                 try writeReport(report)
                 return
             }
-            summarize(report, plan: plan)
+            summarize(report, plan: prepared.plan)
             do {
-                try uploader.send(plan, report: &report)
+                try uploader.send(prepared.plan, report: &report)
             } catch {
                 finish(report)
                 try? writeReport(report)
@@ -84,13 +73,6 @@ struct PostCommand {
         } catch {
             throw .upload(error)
         }
-    }
-
-    /// Today's date in the trainee's zone.
-    static func today(in zone: TimeZone) -> LocalDate {
-        let now = Date()
-        let seconds = Int64(now.timeIntervalSince1970) + Int64(zone.secondsFromGMT(for: now))
-        return LocalDate(daysSinceEpoch: Int32((seconds - (seconds < 0 ? 86_399 : 0)) / 86_400))
     }
 
     private func write(_ text: String) throws(UploadError) {
@@ -133,23 +115,6 @@ struct PostCommand {
         diagnostics.note("post: \(report.outcome): sent \(report.daysSent) of \(report.daysToSend) days in \(answered) of \(report.batches.count) requests\(retried); the server wrote \(report.daysWritten)")
         if report.outcome == "interrupted" || report.outcome == "failed", let next = report.batches.first(where: { $0.written == nil }) {
             diagnostics.note("post: days from \(next.first) on were not sent; running the same command again is safe (the server replaces each day)")
-        }
-    }
-
-    private func installInterruptHandler() {
-        // A parent may have blocked SIGINT, and the mask is inherited: unblock it, or Ctrl-C would be lost.
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        sigaddset(&mask, SIGINT)
-        sigprocmask(SIG_UNBLOCK, &mask, nil)
-        signal(SIGINT) { _ in
-            if interruptRequested.exchange(true, ordering: .relaxed) {
-                // A second Ctrl-C: stop now.
-                _exit(130)
-            }
-            // Only async-signal-safe calls here: write(2) of a static string.
-            let message: StaticString = "\nstepimport: stopping after the current request (Ctrl-C again to stop at once)\n"
-            _ = Glibc.write(2, message.utf8Start, message.utf8CodeUnitCount)
         }
     }
 }

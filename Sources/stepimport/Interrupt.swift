@@ -1,0 +1,29 @@
+import Foundation
+import Synchronization
+
+/// Set by the SIGINT handler; uploads poll it between requests.
+let interruptRequested = Atomic<Bool>(false)
+
+/// What the SIGINT handler writes; set once, before the handler is installed.
+nonisolated(unsafe) private var interruptMessage: StaticString = "\n"
+
+/// Ctrl-C while posting: the first one asks to stop at the next safe point, the second stops at once.
+enum Interrupt {
+    /// Installs the handler, which writes `message` to stderr on the first Ctrl-C.
+    static func install(message: StaticString) {
+        interruptMessage = message
+        // A parent may have blocked SIGINT, and the mask is inherited: unblock it, or Ctrl-C would be lost.
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        sigaddset(&mask, SIGINT)
+        sigprocmask(SIG_UNBLOCK, &mask, nil)
+        signal(SIGINT) { _ in
+            if interruptRequested.exchange(true, ordering: .relaxed) {
+                // A second Ctrl-C: stop now.
+                _exit(130)
+            }
+            // Only async-signal-safe calls here: write(2) of a static string.
+            _ = Glibc.write(2, interruptMessage.utf8Start, interruptMessage.utf8CodeUnitCount)
+        }
+    }
+}
