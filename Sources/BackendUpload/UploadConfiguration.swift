@@ -36,9 +36,13 @@ public struct UploadConfiguration: Sendable {
         return UploadConfiguration(apiURL: url, token: token, caCertificateFile: caCertificateFile, tokenOrigin: origin)
     }
 
-    /// The same server and CA with another trainee's token (one account of a batch).
-    public func with(token: BearerToken, origin: String) -> UploadConfiguration {
-        UploadConfiguration(apiURL: apiURL, token: token, caCertificateFile: caCertificateFile, tokenOrigin: origin)
+    /// A configuration from parts already checked (`apiURL(_:environment:)`, `checkCACertificate(_:)`),
+    /// as a batch builds one per account.
+    public init(apiURL: String, token: BearerToken, caCertificateFile: String?, tokenOrigin: String) {
+        self.apiURL = apiURL
+        self.token = token
+        self.caCertificateFile = caCertificateFile
+        self.tokenOrigin = tokenOrigin
     }
 
     /// The API URL from `--api-url`, else `STEPIMPORT_API_URL`, checked for use.

@@ -4,6 +4,9 @@ import ExportParsers
 /// The process's exit codes, from sysexits(3), mapped from errors in this one place.
 enum ExitStatus: Int32 {
     case success = 0
+    /// `batch`: some accounts failed (or were not run); the others are done. The report and the
+    /// journal say which; running the same command again takes only those.
+    case accountsFailed = 1
     /// The command line was wrong: unknown option, missing argument, bad value.
     case usage = 64
     /// The input is not what it should be: malformed, truncated, the wrong kind of file, an invalid record.

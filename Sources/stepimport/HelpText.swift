@@ -20,6 +20,8 @@ enum HelpText {
                               unpacked folder, or - for standard input).
       hc                      Read a Health Connect export, an app's JSON or CSV dump,
                               or Google Fit Takeout (zip, folder, CSV or JSON).
+      batch                   Read, and with --post back-fill, every account of a
+                              manifest: parallel, restartable, shardable.
 
       See 'stepimport help <subcommand>' for detailed help.
 
@@ -151,6 +153,85 @@ enum HelpText {
 
     """
 
+    static let batch = """
+    OVERVIEW: Back-fill many trainee accounts from a manifest of exports.
+
+    Reads every account's export in the account's own zone and prints a summary per
+    account, or with --post posts it exactly as `stepimport apple|hc --post --tz`
+    would (checked, at most 90 days a request, retried safely). Accounts run on
+    --jobs threads, one export each at a time, so memory stays flat.
+
+    With --post, a journal (JSON lines, fsynced as each account finishes) remembers
+    which accounts are done: running the same command again skips them and retries
+    the failed ones, also after the process was killed (a day sent twice is
+    harmless: the server replaces it). --shard K/N takes a stable share of the
+    accounts, so that N machines can split one manifest.
+
+    USAGE: stepimport batch <manifest> [--jobs <n>] [--shard <k/n>] [--report <file>]
+                            [--skip-invalid] [--quiet] [--no-progress]
+                            [--post [--plan | --dry-run] [--keep-existing] [--journal <file>]
+                             [--redo] [<posting options>]]
+
+    ARGUMENTS:
+      <manifest>              A CSV file with a header and one row per account:
+                                account     a unique label, for reports and the journal
+                                file        the export, relative to the manifest
+                                kind        apple, hc, or auto (decided by content)
+                                token_file  a file holding the account's token, or
+                                token_env   an environment variable holding it
+                                tz          the trainee's IANA zone (Europe/Berlin)
+                              Every problem in it is listed before anything starts.
+
+    OPTIONS:
+      -j, --jobs <n>          Accounts at once (default: the number of cores).
+      --shard <k/n>           Only the k-th of n stable shares of the accounts (by a
+                              hash of the label), e.g. 2/4. Default 1/1.
+      --report <file>         Also write the batch's report as JSON: per account the
+                              days parsed, sent, written and not sent, and the error.
+      --skip-invalid          Skip step records that cannot be read, and report them.
+      -q, --quiet             Print only failures and the table.
+      --no-progress           Print no progress line (it is redrawn on a terminal;
+                              in a log, a tally line is written every 10 seconds).
+      -h, --help              Show help information.
+
+    POSTING (--post):
+      --post                  Post each account's days with its own token.
+      --api-url <url>         The backend (or STEPIMPORT_API_URL).
+      --cacert <file>         Trust this CA (PEM) instead of the system's.
+      --journal <file>        Where the journal is (default: beside the manifest,
+                              <manifest>.journal.jsonl, or
+                              <manifest>.shard-K-of-N.journal.jsonl with --shard).
+      --redo                  Run the accounts the journal says are done, too.
+      --plan                  Per account, count the days a post would write,
+                              overwrite, leave the same or keep. Writes nothing.
+      --keep-existing         Post only the days the server has no value for.
+      --dry-run               Count the requests per account; send nothing.
+      --send-all              Send days outside the server's window too.
+      --retries <n>           Retries per request (default 5).
+      --timeout <seconds>     Time limit of one request (default 60).
+
+    EXIT STATUS:
+      0   Every account of the shard is done (in this run or an earlier one).
+      1   Some accounts failed or were not run; the others are done. The table, the
+          report and stderr name them; the same command again retries only them.
+      64  Usage error.
+      65  The manifest is not valid (every problem is listed); nothing was done.
+      66  The manifest does not exist.
+      69  Stopped early: the server could not be reached for several accounts in a row.
+      74  The manifest or the journal could not be read or written.
+      75  Stopped early: the server kept failing for several accounts in a row; or
+          another batch holds the journal.
+      78  Missing or unusable API URL or CA file.
+      130 Interrupted by Ctrl-C; the same command again goes on where it stopped.
+
+    EXAMPLES:
+      stepimport batch accounts.csv
+      stepimport batch accounts.csv --post --api-url https://api.example.com --plan
+      stepimport batch accounts.csv --post --api-url https://api.example.com --jobs 4 --report report.json
+      stepimport batch accounts.csv --post --shard 3/8     # machine 3 of 8
+
+    """
+
     /// The posting options, the same for `apple` and `hc`.
     static let posting = """
 
@@ -210,6 +291,8 @@ enum HelpText {
             return "USAGE: stepimport apple <export> [--format <format>] [--by-source] [--tz <zone>] [--since <date>] [--until <date>]"
         case "hc":
             return "USAGE: stepimport hc <export> [--input-format <format>] [--format <format>] [--by-source] [--tz <zone>] [--since <date>] [--until <date>]"
+        case "batch":
+            return "USAGE: stepimport batch <manifest> [--jobs <n>] [--shard <k/n>] [--report <file>] [--post [<posting options>]]"
         default:
             return "USAGE: stepimport <subcommand> [<options>]"
         }
@@ -219,6 +302,7 @@ enum HelpText {
         switch command {
         case "apple": return apple
         case "hc": return healthConnect
+        case "batch": return batch
         default: return topLevel
         }
     }

@@ -36,13 +36,14 @@ enum Invocation {
     case version
     case apple(path: String, options: ReadOptions)
     case healthConnect(path: String, options: ReadOptions)
+    case batch(manifest: String, options: BatchOptions)
 
-    static let subcommands = ["apple", "hc"]
+    static let subcommands = ["apple", "hc", "batch"]
 
     /// Parses the arguments after the program name.
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         guard let first = arguments.first else {
-            throw UsageError(message: "missing subcommand (apple)", command: nil)
+            throw UsageError(message: "missing subcommand (apple, hc or batch)", command: nil)
         }
         switch first {
         case "-h", "--help":
@@ -57,6 +58,8 @@ enum Invocation {
             return .help(command: topic)
         case "apple", "hc":
             return try parseRead(Array(arguments.dropFirst()), command: first)
+        case "batch":
+            return try parseBatch(Array(arguments.dropFirst()))
         default:
             if first.hasPrefix("-") {
                 throw UsageError(message: "unknown option '\(first)'", command: nil)

@@ -25,6 +25,8 @@ func run() -> ExitStatus {
     case .healthConnect(let path, let options):
         return read(ReadCommand(kind: .healthConnect(forcedFormat: options.inputFormat), path: path,
                                 options: options, diagnostics: diagnostics))
+    case .batch(let manifest, let options):
+        return BatchCommand(manifestPath: manifest, options: options, diagnostics: diagnostics).run()
     }
 }
 

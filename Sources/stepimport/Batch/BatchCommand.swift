@@ -1,0 +1,166 @@
+import BackendUpload
+import ExportParsers
+import Foundation
+
+/// `stepimport batch MANIFEST`: every account of a manifest (or of one shard of it), read in its
+/// own zone and printed, planned or posted, on `--jobs` threads, with a journal that makes a
+/// re-run take only what is not done yet.
+struct BatchCommand {
+    let manifestPath: String
+    let options: BatchOptions
+    let diagnostics: Diagnostics
+
+    func run() -> ExitStatus {
+        let started = Date()
+        let environment = ProcessInfo.processInfo.environment
+        // Configuration first: a missing API URL fails before any work, as for one export.
+        var apiURL: String?
+        if let post = options.post, !post.dryRun {
+            do throws(UploadError) {
+                apiURL = try UploadConfiguration.apiURL(post.apiURL, environment: environment)
+                try UploadConfiguration.checkCACertificate(post.caCertificateFile)
+            } catch {
+                diagnostics.error(error.description)
+                return .configuration
+            }
+        }
+        let manifest: BatchManifest
+        do {
+            manifest = try BatchManifest(contentsOf: manifestPath, environment: environment)
+        } catch {
+            diagnostics.error(error.description)
+            if case .unreadableManifest = error {
+                return FileManager.default.fileExists(atPath: manifestPath) ? .ioError : .noInput
+            }
+            return .dataError
+        }
+        for warning in manifest.warnings {
+            diagnostics.warn(warning)
+        }
+        let accounts = manifest.accounts.filter { options.shard.contains($0.account) }
+        var journal: BatchJournal?
+        if options.keepsJournal {
+            let path = options.journal ?? BatchJournal.defaultPath(forManifest: manifestPath, shard: options.shard)
+            do {
+                journal = try BatchJournal(path: path)
+            } catch {
+                diagnostics.error(error.description)
+                if case .journal(_, let reason) = error, reason.hasPrefix("another stepimport batch") {
+                    return .temporaryFailure
+                }
+                return .ioError
+            }
+            if let journal, journal.repairedBytes > 0 {
+                diagnostics.warn("journal \(journal.path): removed a torn last line (\(journal.repairedBytes) bytes) left by a run that was killed; that account is taken again")
+            }
+        }
+        // What the journal says is done is skipped, unless --redo.
+        var earlier: [AccountOutcome] = []
+        var pending: [BatchAccount] = []
+        for account in accounts {
+            if !options.redo, let entry = journal?.latest(for: account.account), entry.status == .done {
+                earlier.append(AccountOutcome(account: account, journal: entry))
+            } else {
+                pending.append(account)
+            }
+        }
+        let console = BatchConsole(diagnostics: diagnostics, progress: options.read.progress, quiet: options.read.quiet)
+        announce(manifest, accounts: accounts, earlier: earlier.count, pending: pending.count, journal: journal, console: console)
+
+        ExportParsersLibrary.prepareForThreads()
+        if options.post != nil {
+            Interrupt.install(message: "\nstepimport: stopping: no new accounts are started, and the ones running stop after their current request (Ctrl-C again to stop at once)\n")
+        }
+        let runner = AccountRunner(options: options, apiURL: apiURL, environment: environment, console: console)
+        let scheduler = BatchScheduler(pending: pending, runner: runner, journal: journal, console: console, jobs: options.jobs)
+        let (outcomes, stop) = scheduler.run(jobs: options.jobs)
+        journal?.close()
+
+        // Every account of the shard appears once, in manifest order.
+        var byAccount: [String: AccountOutcome] = [:]
+        for outcome in earlier + outcomes { byAccount[outcome.account.account] = outcome }
+        let all = accounts.map { byAccount[$0.account] ?? AccountOutcome(account: $0, status: .notRun) }
+        let status = exitStatus(all, stop: stop)
+        let report = BatchReport(manifest: manifestPath, options: options, journal: journal?.path, started: started,
+                                 outcomes: all, ranThisTime: outcomes.count, stop: stop, exitStatus: status)
+        do {
+            try StandardOutput.write(BatchTable.render(all, options: options) + report.footer + "\n")
+        } catch {
+            diagnostics.error("cannot write the results to standard output: \(error)")
+            return .ioError
+        }
+        finish(report, all, stop: stop, journal: journal)
+        if let path = options.reportFile {
+            do {
+                try report.json.write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                diagnostics.error("--report \(path): cannot write it: \(error.localizedDescription)")
+                return status == .success ? .ioError : status
+            }
+        }
+        return status
+    }
+
+    private func announce(_ manifest: BatchManifest, accounts: [BatchAccount], earlier: Int, pending: Int,
+                          journal: BatchJournal?, console: BatchConsole) {
+        var line = "batch: \(manifestPath): \(Plural.count(manifest.accounts.count, "account"))"
+        if options.shard.count > 1 {
+            line += ", \(accounts.count) in shard \(options.shard)"
+        }
+        if let journal {
+            line += "; journal \(journal.path)"
+            if options.redo {
+                line += " (--redo: what it says is done is done again)"
+            } else if earlier > 0 {
+                line += " says \(earlier) \(earlier == 1 ? "is" : "are") done already"
+            }
+        }
+        line += "; \(pending) to run on \(Plural.count(min(options.jobs, max(pending, 1)), "job"))"
+        console.note(line)
+    }
+
+    private func exitStatus(_ outcomes: [AccountOutcome], stop: BatchScheduler.Stop?) -> ExitStatus {
+        switch stop {
+        case .journal: return .ioError
+        case .interrupted: return .interrupted
+        case .serverTrouble(let status, _): return status
+        case nil: break
+        }
+        let unfinished = outcomes.contains { $0.status == .failed || $0.status == .interrupted || $0.status == .notRun }
+        return unfinished ? .accountsFailed : .success
+    }
+
+    /// The closing lines on standard error: why it stopped, which accounts failed and how to retry.
+    private func finish(_ report: BatchReport, _ outcomes: [AccountOutcome], stop: BatchScheduler.Stop?,
+                        journal: BatchJournal?) {
+        switch stop {
+        case .journal(let error):
+            diagnostics.error("\(error.description); the batch stopped, because what it does could no longer be recorded")
+        case .serverTrouble(_, let message):
+            diagnostics.error("batch stopped: \(message)")
+        case .interrupted:
+            diagnostics.note("batch interrupted")
+        case nil:
+            break
+        }
+        let failed = outcomes.filter { $0.status == .failed }
+        if !failed.isEmpty {
+            diagnostics.write("stepimport: \(Plural.count(failed.count, "account")) failed:\n")
+            for outcome in failed {
+                let error = (outcome.error ?? "").replacingOccurrences(of: "\n", with: "\n    ")
+                diagnostics.write("  \(outcome.account.account) (manifest line \(outcome.account.line), \(outcome.account.relativeFile)): \(error)\n")
+            }
+        }
+        let unfinished = outcomes.filter { $0.status != .done && $0.status != .doneEarlier }.count
+        if unfinished > 0 {
+            if journal != nil {
+                diagnostics.note("running the same command again takes the \(Plural.count(unfinished, "account")) not done and skips the rest (the journal remembers them)")
+            } else {
+                diagnostics.note("\(Plural.count(unfinished, "account")) not done")
+            }
+        }
+        if !options.read.quiet {
+            diagnostics.note(report.timing)
+        }
+    }
+}
