@@ -15,7 +15,7 @@ public enum BatchError: Error, Equatable, Sendable, CustomStringConvertible {
             return "manifest \(path): \(reason)"
         case .invalidManifest(let path, let problems):
             let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
-            return "manifest \(path): \(count), nothing was sent; fix them and run again:\n"
+            return "manifest \(path): \(count), nothing was done; fix them and run again:\n"
                 + problems.map { "  \($0)" }.joined(separator: "\n")
         case .invalidShard(let message):
             return message
