@@ -1,3 +1,5 @@
+import Foundation
+
 /// What one Apple Health import read and how, for the report on stderr.
 public struct AppleImportSummary: Sendable {
     /// The XML that was read (file, or zip and entry).
@@ -15,22 +17,55 @@ public struct AppleImportSummary: Sendable {
 public enum AppleHealthImport {
     /// Size of each read from the input.
     static let chunkSize = 256 * 1024
+    /// Bytes of XML per piece when the parse is spread over several threads; `STEPIMPORT_PIECE_SIZE`
+    /// (at least 1) overrides it, so that tests can cut small inputs into many pieces.
+    static var pieceSize: Int {
+        if let text = ProcessInfo.processInfo.environment["STEPIMPORT_PIECE_SIZE"], let value = Int(text), value >= 1 {
+            return value
+        }
+        return 1024 * 1024
+    }
+
+    /// Parser threads used when the caller does not say: `STEPIMPORT_PARSE_WORKERS` if set (0 to
+    /// 16), else 2 on a machine with more than one core, else 0 (parse on the calling thread).
+    public static var defaultParseWorkers: Int {
+        if let text = ProcessInfo.processInfo.environment["STEPIMPORT_PARSE_WORKERS"], let value = Int(text),
+           (0...16).contains(value) {
+            return value
+        }
+        return ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 0
+    }
 
     /// Reads the export at `path` (zip, XML, folder or `-`) into `sink`.
     ///
-    /// `progress` is called after each chunk with the bytes of XML read so far and the total when known.
+    /// `parseWorkers` threads parse pieces of the XML while another reads and inflates it; 0 parses
+    /// on the calling thread (still reading on a second one); nil takes `defaultParseWorkers`. The
+    /// result is the same either way. `progress` is called after each chunk with the bytes of XML
+    /// read so far and the total when known.
     public static func read(path: String, into sink: StepSink, invalidRecords: InvalidRecordPolicy = .fail,
+                            parseWorkers: Int? = nil,
                             progress: ((Int64, Int64?) -> Void)? = nil) throws(ExportError) -> AppleImportSummary {
         let stream = try AppleExportLocator.open(path: path)
-        return try read(stream, into: sink, invalidRecords: invalidRecords, progress: progress)
+        return try read(stream, into: sink, invalidRecords: invalidRecords, parseWorkers: parseWorkers, progress: progress)
     }
 
     /// Reads an already opened XML stream into `sink`.
     public static func read(_ stream: ByteStream, into sink: StepSink, invalidRecords: InvalidRecordPolicy = .fail,
+                            parseWorkers: Int? = nil,
                             progress: ((Int64, Int64?) -> Void)? = nil) throws(ExportError) -> AppleImportSummary {
+        let workers = parseWorkers ?? defaultParseWorkers
+        if workers <= 0 {
+            return try readOnThisThread(stream, into: sink, invalidRecords: invalidRecords, progress: progress)
+        }
+        return try readInPieces(stream, into: sink, invalidRecords: invalidRecords, workers: workers,
+                                pieceSize: pieceSize, progress: progress)
+    }
+
+    /// Reads (and inflates) and filters on a second thread, parses on this one.
+    static func readOnThisThread(_ stream: ByteStream, into sink: StepSink, invalidRecords: InvalidRecordPolicy,
+                                 progress: ((Int64, Int64?) -> Void)?) throws(ExportError) -> AppleImportSummary {
         let parser = AppleHealthParser(sink: sink, invalidRecords: invalidRecords)
         let location = stream.location
-        // Reading (and inflating) and filtering run on a second thread, parsing on this one.
         let readAhead = FilteredReadAhead(stream: stream, chunkSize: chunkSize)
         var total: Int64 = 0
         var endReached = false
@@ -55,6 +90,93 @@ public enum AppleHealthImport {
         return AppleImportSummary(location: stream.location, bytesRead: total, parse: parser.statistics,
                                   droppedControlCharacters: filter.droppedControlCharacters,
                                   skippedDoctype: filter.skippedDoctype)
+    }
+
+    /// Reads, filters and cuts the XML into pieces on one thread and parses the pieces on `workers`
+    /// others; this thread replays their samples into `sink` in document order.
+    ///
+    /// From the first piece a worker could not parse on its own (a failure, or no boundary found),
+    /// this thread parses everything that is left itself, starting at that piece, so every error is
+    /// the one a single parse reports, at the same line and column.
+    static func readInPieces(_ stream: ByteStream, into sink: StepSink, invalidRecords policy: InvalidRecordPolicy,
+                             workers: Int, pieceSize: Int, readSize: Int = chunkSize, counts: PieceCounts? = nil,
+                             progress: ((Int64, Int64?) -> Void)?) throws(ExportError) -> AppleImportSummary {
+        let location = stream.location
+        let pieces = PieceParser<ApplePieceResult>(stream: stream, workers: workers, pieceSize: pieceSize,
+                                                                readSize: readSize) { bytes, piece in
+            ApplePieceResult.parse(bytes, piece, policy: policy)
+        }
+        var statistics = AppleParseStatistics()
+        // The file line the next piece starts on.
+        var nextLine = 1
+        // Parses in order from the first piece no worker could; nil while the workers keep up.
+        var inOrder: AppleHealthParser?
+        var reported: Int64 = 0
+        do throws(ExportError) {
+            while let (piece, bytes, result) = try pieces.next() {
+                defer { pieces.recycle(piece.slot) }
+                if inOrder == nil, let result, !result.failed {
+                    result.replay(into: sink)
+                    counts?.byWorkers += 1
+                    statistics.add(result.statistics, lineShift: piece.index == 0 ? 0 : nextLine - 2)
+                    nextLine += result.lineBreaks
+                } else {
+                    do throws(ParseFailure) {
+                        let parser: AppleHealthParser
+                        if let inOrder {
+                            parser = inOrder
+                        } else {
+                            pieces.parseRestInOrder()
+                            parser = AppleHealthParser(sink: sink, invalidRecords: policy,
+                                                       lineOffset: piece.index == 0 ? 0 : nextLine - 2,
+                                                       rootLine: piece.frame?.rootLine ?? 1)
+                            if piece.index > 0, let frame = piece.frame {
+                                try parser.feed(frame.prefix)
+                            }
+                            inOrder = parser
+                        }
+                        counts?.inOrder += 1
+                        try parser.feed(bytes)
+                        if piece.isLast { try parser.finish() }
+                    } catch {
+                        throw ExportError(error, at: location, expected: .appleHealth, grammar: "XML")
+                    }
+                }
+                if piece.rawBytesRead > reported {
+                    reported = piece.rawBytesRead
+                    progress?(reported, stream.totalBytes)
+                }
+            }
+        } catch {
+            _ = pieces.stop()
+            throw error
+        }
+        if let inOrder { statistics.add(inOrder.statistics, lineShift: 0) }
+        let (filter, rawBytes) = pieces.stop()
+        return AppleImportSummary(location: location, bytesRead: rawBytes, parse: statistics,
+                                  droppedControlCharacters: filter.droppedControlCharacters,
+                                  skippedDoctype: filter.skippedDoctype)
+    }
+}
+
+/// How many pieces the workers parsed and how many the consumer parsed in order, for tests.
+final class PieceCounts {
+    var byWorkers = 0
+    var inOrder = 0
+}
+
+extension AppleParseStatistics {
+    /// Adds the counts of a later part of the same document; `lineShift` moves its skipped examples to file lines.
+    mutating func add(_ other: AppleParseStatistics, lineShift: Int) {
+        records += other.records
+        stepRecords += other.stepRecords
+        nestedStepRecords += other.nestedStepRecords
+        skippedRecords += other.skippedRecords
+        for example in other.skippedExamples where skippedExamples.count < AppleHealthParser.maxSkippedExamples {
+            skippedExamples.append(SkippedRecord(line: example.line + lineShift, column: example.column,
+                                                 problem: example.problem))
+        }
+        if locale == nil { locale = other.locale }
     }
 }
 

@@ -35,15 +35,26 @@ public final class AppleHealthParser {
     private var handler = xmlSAXHandler()
     private var depth = 0
     private var failure: ParseFailure?
+    /// Added to every line libxml2 reports: for a piece of a document parsed inside a one-line
+    /// copy of the root's start tag, the piece's first line in the file minus 2.
+    private let lineOffset: Int
+    /// The file line of the root's start tag, which such a copy puts on line 1.
+    private let rootLine: Int
     public private(set) var statistics = AppleParseStatistics()
 
     private static let stepType: [UInt8] = Array("HKQuantityTypeIdentifierStepCount".utf8)
     private static let unknownSource: [UInt8] = Array("(unknown)".utf8)
-    private static let maxSkippedExamples = 5
+    static let maxSkippedExamples = 5
 
-    public init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy = .fail) {
+    public convenience init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy = .fail) {
+        self.init(sink: sink, invalidRecords: policy, lineOffset: 0, rootLine: 1)
+    }
+
+    init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy, lineOffset: Int, rootLine: Int) {
         self.sink = sink
         self.policy = policy
+        self.lineOffset = lineOffset
+        self.rootLine = rootLine
         xmlInitParser()
         handler.initialized = UInt32(XML_SAX2_MAGIC)
         handler.startElementNs = { userData, localname, _, _, _, _, attributeCount, _, attributes in
@@ -82,6 +93,15 @@ public final class AppleHealthParser {
             try check(status)
             offset += size
         }
+    }
+
+    /// Parses bytes held in an array (a piece's frame).
+    func feed(_ bytes: [UInt8]) throws(ParseFailure) {
+        var failure: ParseFailure?
+        bytes.withUnsafeBytes { buffer in
+            do throws(ParseFailure) { try feed(buffer) } catch { failure = error }
+        }
+        if let failure { throw failure }
     }
 
     /// Ends the document; fails when it is incomplete (a truncated export).
@@ -126,7 +146,7 @@ public final class AppleHealthParser {
         }
     }
 
-    private var currentLine: Int { Int(xmlSAX2GetLineNumber(context)) }
+    private var currentLine: Int { Int(xmlSAX2GetLineNumber(context)) + lineOffset }
     private var currentColumn: Int { Int(xmlSAX2GetColumnNumber(context)) }
 
     private static func from(_ pointer: UnsafeMutableRawPointer?) -> AppleHealthParser {
@@ -138,7 +158,21 @@ public final class AppleHealthParser {
         guard error.level.rawValue >= XML_ERR_ERROR.rawValue, failure == nil else { return }
         var message = error.message.map { String(cString: $0) } ?? "unknown XML error"
         while message.last == "\n" || message.last == " " { message.removeLast() }
-        failure = ParseFailure(kind: .malformed, line: Int(error.line), column: Int(error.int2), message: message)
+        if lineOffset != 0 {
+            message = placeLineInMessage(message, error)
+        }
+        failure = ParseFailure(kind: .malformed, line: Int(error.line) + lineOffset, column: Int(error.int2), message: message)
+    }
+
+    /// Some messages name the line an element started on ("Opening and ending tag mismatch: Record
+    /// line 9 and HealthData"); move it to the file's line like every other position.
+    private func placeLineInMessage(_ message: String, _ error: xmlError) -> String {
+        let codes = [XML_ERR_GT_REQUIRED, XML_ERR_TAG_NAME_MISMATCH, XML_ERR_TAG_NOT_FINISHED].map { Int32($0.rawValue) }
+        guard error.int1 > 0, codes.contains(error.code), let range = message.range(of: " line \(error.int1)") else {
+            return message
+        }
+        let line = error.int1 == 1 ? rootLine : Int(error.int1) + lineOffset
+        return message.replacingCharacters(in: range, with: " line \(line)")
     }
 
     private func fail(_ kind: ParseFailure.Kind, _ message: String) {

@@ -1,0 +1,303 @@
+import Foundation
+import Testing
+@testable import ExportParsers
+
+/// Parsing an Apple export in pieces on worker threads gives exactly what one parser gives:
+/// the same samples in the same order, the same counts, and the same first error at the same line
+/// and column.
+@Suite struct PieceParseTests {
+    /// Everything an import hands back or throws, for comparing two ways of reading.
+    struct Outcome: Equatable, CustomStringConvertible {
+        var entries: [SampleCollector.Entry] = []
+        var statistics: AppleParseStatistics?
+        var bytesRead: Int64?
+        var droppedControlCharacters: Int?
+        var skippedDoctype: Bool?
+        var error: ExportError?
+
+        var description: String {
+            "\(entries.count) samples, \(statistics.map { "\($0)" } ?? "-"), error: \(error.map { "\($0)" } ?? "none")"
+        }
+    }
+
+    static func outcome(_ read: (SampleCollector) throws(ExportError) -> AppleImportSummary) -> Outcome {
+        let collector = SampleCollector()
+        var outcome = Outcome()
+        do {
+            let summary = try read(collector)
+            outcome.statistics = summary.parse
+            outcome.bytesRead = summary.bytesRead
+            outcome.droppedControlCharacters = summary.droppedControlCharacters
+            outcome.skippedDoctype = summary.skippedDoctype
+        } catch {
+            outcome.error = error
+        }
+        outcome.entries = collector.entries
+        return outcome
+    }
+
+    static func sequential(_ bytes: [UInt8], policy: InvalidRecordPolicy = .skip) -> Outcome {
+        outcome { sink throws(ExportError) in
+            try AppleHealthImport.readOnThisThread(MemoryStream(bytes), into: sink, invalidRecords: policy, progress: nil)
+        }
+    }
+
+    static func inPieces(_ bytes: [UInt8], policy: InvalidRecordPolicy = .skip, workers: Int, pieceSize: Int,
+                         readSize: Int = 1 << 20, counts: PieceCounts? = nil) -> Outcome {
+        outcome { sink throws(ExportError) in
+            try AppleHealthImport.readInPieces(MemoryStream(bytes, readSize: readSize), into: sink, invalidRecords: policy,
+                                               workers: workers, pieceSize: pieceSize, counts: counts, progress: nil)
+        }
+    }
+
+    // MARK: - Generated documents
+
+    @Test(arguments: 1...12)
+    func generatedDocumentsGiveTheSameResult(seed: UInt64) {
+        var generator = ExportGenerator(seed: seed)
+        let bytes = Array(generator.document(elements: 300).utf8)
+        let expected = Self.sequential(bytes)
+        #expect(expected.error == nil, "the generated document is well-formed")
+        #expect(expected.entries.count > 50)
+        for pieceSize in [1, 200, 3000, 1 << 20] {
+            for workers in [1, 2, 3] {
+                let counts = PieceCounts()
+                let got = Self.inPieces(bytes, workers: workers, pieceSize: pieceSize, readSize: 1000, counts: counts)
+                #expect(got == expected, "seed \(seed), pieces of \(pieceSize), \(workers) workers")
+                if pieceSize == 200 {
+                    #expect(counts.byWorkers > 20, "the workers did the parsing")
+                    #expect(counts.inOrder == 0)
+                }
+            }
+        }
+    }
+
+    @Test func invalidRecordsStopAtTheSameRecordAsOneParser() {
+        var generator = ExportGenerator(seed: 99)
+        generator.invalidEvery = 40
+        let bytes = Array(generator.document(elements: 300).utf8)
+        let expected = Self.sequential(bytes, policy: .fail)
+        guard case .invalidRecord(_, let line, _, _) = expected.error else {
+            Issue.record("expected an invalid record, got \(expected)")
+            return
+        }
+        #expect(line > 20)
+        let counts = PieceCounts()
+        #expect(Self.inPieces(bytes, policy: .fail, workers: 2, pieceSize: 300, counts: counts) == expected)
+        #expect(counts.byWorkers > 3, "the error is in a later piece")
+        // Skipped instead, every example keeps its line and column.
+        let skipped = Self.sequential(bytes, policy: .skip)
+        #expect((skipped.statistics?.skippedRecords ?? 0) > 3)
+        #expect(Self.inPieces(bytes, policy: .skip, workers: 2, pieceSize: 300) == skipped)
+    }
+
+    @Test func anErrorInALaterPieceNamesItsLineInTheFile() throws {
+        var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<HealthData locale=\"en_US\">"]
+        for index in 0..<60 {
+            let value = index == 47 ? "1O" : "\(index)"
+            lines.append(" <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Phone\" startDate=\"2024-01-01 10:00:00 +0100\" endDate=\"2024-01-01 10:01:00 +0100\" value=\"\(value)\"/>")
+        }
+        lines.append("</HealthData>")
+        let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+        let counts = PieceCounts()
+        let got = Self.inPieces(bytes, policy: .fail, workers: 2, pieceSize: 500, counts: counts)
+        guard case .invalidRecord(_, let line, let column, let problem) = got.error else {
+            Issue.record("expected an invalid record, got \(got)")
+            return
+        }
+        #expect(line == 50, "record 47 is on line 3 + 47")
+        #expect(column == lines[49].utf8.count - 1, "libxml2 is at the `/` of `/>`")
+        #expect(problem.hasPrefix("value \"1O\""))
+        #expect(got.entries.count == 47)
+        #expect(counts.byWorkers > 10)
+        #expect(got == Self.sequential(bytes, policy: .fail))
+    }
+
+    /// Damage a well-formed document at many places: truncated, a stray `<`, quote or `&`, an early
+    /// `</HealthData>`. Every error must be the one a single parser reports.
+    @Test(arguments: ["truncate", "<", "\"", "&", "</HealthData>", "<!--", "]]>"])
+    func damageAnywhereGivesTheSameError(_ damage: String) {
+        var generator = ExportGenerator(seed: 7)
+        let bytes = Array(generator.document(elements: 40).utf8)
+        var positions = Array(stride(from: 0, to: bytes.count, by: 17))
+        positions.append(bytes.count - 1)
+        var errors = 0
+        for position in positions {
+            var damaged = bytes
+            if damage == "truncate" {
+                damaged.removeLast(bytes.count - position)
+            } else {
+                damaged.insert(contentsOf: Array(damage.utf8), at: position)
+            }
+            for policy in [InvalidRecordPolicy.fail, .skip] {
+                let expected = Self.sequential(damaged, policy: policy)
+                if expected.error != nil { errors += 1 }
+                let got = Self.inPieces(damaged, policy: policy, workers: 2, pieceSize: 150, readSize: 333)
+                #expect(got == expected, "\(damage) at \(position)")
+            }
+        }
+        #expect(errors > positions.count / 2, "most damage is an error")
+    }
+
+    // MARK: - Real exports
+
+    @Test(arguments: ["de_DE-2015-2018-Export.zip", "ios16-broken-dtd-export.zip", "macosx-decoys-export.zip",
+                      "ru_RU-testdata.xml", "trimmed-no-dtd-export.xml"])
+    func fixturesGiveTheSameResult(_ fixture: String) throws {
+        let path = TestPaths.sharedFixtures.appendingPathComponent("apple/\(fixture)").path
+        let expected = Self.outcome { sink throws(ExportError) in
+            try AppleHealthImport.readOnThisThread(try AppleExportLocator.open(path: path), into: sink,
+                                                   invalidRecords: .fail, progress: nil)
+        }
+        #expect(expected.error == nil)
+        for pieceSize in [500, 64 * 1024] {
+            let counts = PieceCounts()
+            let got = Self.outcome { sink throws(ExportError) in
+                try AppleHealthImport.readInPieces(try AppleExportLocator.open(path: path), into: sink,
+                                                   invalidRecords: .fail, workers: 2, pieceSize: pieceSize,
+                                                   counts: counts, progress: nil)
+            }
+            #expect(got == expected, "pieces of \(pieceSize)")
+            #expect(counts.inOrder == 0, "every piece stood alone")
+        }
+    }
+
+    @Test func theGermanExportIsReallyCutIntoPieces() throws {
+        let path = TestPaths.sharedFixtures.appendingPathComponent("apple/de_DE-2015-2018-Export.zip").path
+        let counts = PieceCounts()
+        let aggregator = DayAggregator(rule: .recordedOffset)
+        _ = try AppleHealthImport.readInPieces(try AppleExportLocator.open(path: path), into: aggregator,
+                                               invalidRecords: .fail, workers: 2, pieceSize: 64 * 1024,
+                                               counts: counts, progress: nil)
+        #expect(counts.byWorkers > 10)
+        #expect(aggregator.statistics.duplicates == 5_158)
+    }
+
+    @Test func aDocumentOnOneLineIsParsedInOrder() {
+        var generator = ExportGenerator(seed: 3)
+        generator.lineBreaks = false
+        let bytes = Array(generator.document(elements: 200).utf8)
+        let counts = PieceCounts()
+        let expected = Self.sequential(bytes)
+        let got = Self.outcome { sink throws(ExportError) in
+            try AppleHealthImport.readInPieces(MemoryStream(bytes), into: sink, invalidRecords: .skip, workers: 2,
+                                               pieceSize: 100, readSize: 100, counts: counts, progress: nil)
+        }
+        #expect(got == expected)
+        #expect(counts.byWorkers == 0)
+        #expect(counts.inOrder > 0)
+    }
+}
+
+/// Bytes from memory, handed out at most `readSize` at a time.
+final class MemoryStream: ByteStream {
+    let location = InputLocation(path: "export.xml")
+    let totalBytes: Int64?
+    private let bytes: [UInt8]
+    private let readSize: Int
+    private var offset = 0
+
+    init(_ bytes: [UInt8], readSize: Int = 1 << 20) {
+        self.bytes = bytes
+        self.readSize = readSize
+        totalBytes = Int64(bytes.count)
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(ExportError) -> Int {
+        let count = min(readSize, buffer.count, bytes.count - offset)
+        guard count > 0 else { return 0 }
+        bytes.withUnsafeBytes { source in
+            buffer.baseAddress!.copyMemory(from: source.baseAddress! + offset, byteCount: count)
+        }
+        offset += count
+        return count
+    }
+}
+
+/// Writes Apple-like exports from a seed: step and other records, duplicates, nested step records,
+/// comments, CDATA, processing instructions, `>` in attribute values, CRLF, stray control characters.
+struct ExportGenerator {
+    private var state: UInt64
+    /// Every so many elements a step record has an unreadable value (nil: never).
+    var invalidEvery: Int?
+    /// Whether elements are separated by line breaks (false: the whole body on one line).
+    var lineBreaks = true
+
+    init(seed: UInt64) {
+        state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+    }
+
+    private mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    private mutating func pick(_ count: Int) -> Int { Int(next() % UInt64(count)) }
+
+    private mutating func stepRecord(value: String? = nil, close: String = "/>") -> String {
+        let sources = ["Anna’s iPhone", "Watch", "R&amp;D &lt;Pedometer&gt;", "", "Phone \u{0B}Two"]
+        let source = sources[pick(sources.count)]
+        let day = 1 + pick(28)
+        let hour = pick(24)
+        let minutes = pick(3) == 0 ? 90 : 5
+        let offset = ["+0100", "-0500", "+0530"][pick(3)]
+        let start = String(format: "2024-02-%02d %02d:00:00 %@", day, hour, offset)
+        let endHour = hour + minutes / 60
+        let end = String(format: "2024-02-%02d %02d:%02d:00 %@", endHour > 23 ? day + 1 : day, endHour % 24, minutes % 60, offset)
+        let count = value ?? (pick(4) == 0 ? "\(pick(100)).5" : "\(pick(2000))")
+        var attributes = ["type=\"HKQuantityTypeIdentifierStepCount\"", "unit=\"count\"",
+                          "startDate=\"\(start)\"", "endDate=\"\(end)\"", "value='\(count)'",
+                          "device=\"&lt;&lt;HKDevice: 0x1&gt;, name:iPhone&gt;\"", "note=\"a > b\""]
+        if !source.isEmpty { attributes.append("sourceName=\"\(source)\"") }
+        if pick(2) == 0 { attributes.reverse() }
+        return "<Record " + attributes.joined(separator: pick(5) == 0 ? "\n   " : " ") + close
+    }
+
+    private mutating func separator() -> String {
+        guard lineBreaks else { return " " }
+        return ["\n ", "\n ", "\n ", "\n ", "  ", "\r\n ", "\n\t", "\n"][pick(8)]
+    }
+
+    mutating func document(elements: Int) -> String {
+        var text = pick(3) == 0 ? "" : "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        if pick(2) == 0 {
+            text += "<!DOCTYPE HealthData [\n<!ELEMENT HealthData (Record)*>\n<!ATTLIST Record\n type CDATA #REQUIRED\n]>\n"
+        }
+        text += "<HealthData locale=\"en_US\">"
+        text += separator() + "<ExportDate value=\"2024-03-01 10:00:00 +0100\"/>"
+        var previous = ""
+        for index in 0..<elements {
+            var element: String
+            if let invalidEvery, index % invalidEvery == invalidEvery - 1 {
+                element = stepRecord(value: "1O")
+            } else {
+                switch pick(20) {
+                case 0...8:
+                    element = stepRecord()
+                    previous = element
+                case 9:
+                    element = previous.isEmpty ? stepRecord() : previous
+                case 10, 11:
+                    element = stepRecord(close: ">") + separator() + " <MetadataEntry key=\"k\" value=\"v > w\"/>" + separator() + "</Record>"
+                case 12, 13:
+                    element = "<Record type=\"HKQuantityTypeIdentifierHeartRate\" value=\"61\" startDate=\"2024-02-01 10:00:00 +0100\" endDate=\"2024-02-01 10:00:00 +0100\"/>"
+                case 14:
+                    element = "<Correlation type=\"X\">" + separator() + "  " + stepRecord() + separator() + "</Correlation>"
+                case 15:
+                    element = "<!-- a comment" + separator() + " <Record type=\"HKQuantityTypeIdentifierStepCount\"/> -->"
+                case 16:
+                    element = "<Workout type=\"W\"><![CDATA[ </HealthData> <Record/>" + separator() + "]]>" + separator() + "<?pi </HealthData> ?>text > more</Workout>"
+                case 17:
+                    element = "<?marker x?>"
+                default:
+                    element = "<ActivitySummary dateComponents=\"2024-02-0\(1 + pick(9))\" activeEnergyBurned='1'/>"
+                }
+            }
+            text += separator() + element
+        }
+        return text + (lineBreaks ? "\n" : "") + "</HealthData>\n"
+    }
+}
