@@ -262,6 +262,7 @@ import Testing
             #expect(entry["status"] as? String == "done")
             #expect(entry["daysParsed"] as? Int ?? 0 >= 99)
             #expect(entry["totalSteps"] as? Int ?? 0 > 0)
+            #expect(entry["zone"] as? String == account.tz, "the zone as the manifest names it")
         }
         #expect(!FileManager.default.fileExists(atPath: batch.path("manifest.journal.jsonl")), "no journal without --post")
     }

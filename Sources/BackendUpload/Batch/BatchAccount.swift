@@ -43,9 +43,11 @@ public struct BatchAccount: Equatable, Sendable {
     public let token: TokenSource
     /// The trainee's IANA zone, which decides the calendar day of every sample.
     public let zone: TimeZone
+    /// The zone as the manifest names it (Foundation calls `UTC` `GMT`), for reports.
+    public let zoneName: String
 
     public init(line: Int, account: String, file: String, relativeFile: String, kind: Kind,
-                token: TokenSource, zone: TimeZone) {
+                token: TokenSource, zone: TimeZone, zoneName: String? = nil) {
         self.line = line
         self.account = account
         self.file = file
@@ -53,6 +55,7 @@ public struct BatchAccount: Equatable, Sendable {
         self.kind = kind
         self.token = token
         self.zone = zone
+        self.zoneName = zoneName ?? zone.identifier
     }
 
     /// The zone as the aggregation stage takes it.

@@ -193,7 +193,7 @@ extension BatchManifest {
             let zone = checkZone(line, value(Column.tz))
             guard problems.count == problemsBefore, let account, let file, let kind, let token, let zone else { return }
             accounts.append(BatchAccount(line: line, account: account, file: file.resolved, relativeFile: file.given,
-                                         kind: kind, token: token, zone: zone))
+                                         kind: kind, token: token, zone: zone, zoneName: value(Column.tz)))
         }
 
         private mutating func problem(_ line: Int, _ column: String, _ message: String) {

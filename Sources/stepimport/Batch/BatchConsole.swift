@@ -48,7 +48,7 @@ final class BatchConsole: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if redraws {
-            diagnostics.write("\r\u{1B}[K" + tally.line)
+            diagnostics.write("\r\u{1B}[Kstepimport: batch: " + tally.line)
             drawn = true
         } else if !quiet, force || Date().timeIntervalSince(lastLogged) >= Self.logInterval {
             lastLogged = Date()

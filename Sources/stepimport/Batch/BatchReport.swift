@@ -105,7 +105,7 @@ struct BatchReport: Encodable {
         let summarizing = options.post == nil
         accounts = outcomes.map { outcome in
             Account(account: outcome.account.account, line: outcome.account.line, file: outcome.account.relativeFile,
-                    zone: outcome.account.zone.identifier, kind: outcome.kind ?? outcome.account.kind.rawValue,
+                    zone: outcome.account.zoneName, kind: outcome.kind ?? outcome.account.kind.rawValue,
                     status: outcome.status.rawValue, format: outcome.format, daysParsed: outcome.daysParsed,
                     firstDay: outcome.firstDay?.description, lastDay: outcome.lastDay?.description,
                     totalSteps: summarizing && outcome.status == .done ? outcome.totalSteps : nil,
