@@ -453,6 +453,10 @@ class Config:
 class State:
     def __init__(self, db_path: str, trainees: list[Trainee], config: Config):
         self.lock = threading.Lock()
+        # API answers written to the client but not yet counted by record(): admin reads wait
+        # for them, so that a client that got its answer always finds its request counted.
+        self.answering = 0
+        self.answered = threading.Condition(threading.Lock())
         self.trainees = trainees
         self.by_name = {t.name: t for t in trainees}
         self.config = config
@@ -499,6 +503,20 @@ class State:
         with self.lock:
             self.fault_seq += 1
             return self.fault_seq
+
+    def begin_answer(self) -> None:
+        with self.answered:
+            self.answering += 1
+
+    def end_answer(self) -> None:
+        with self.answered:
+            self.answering -= 1
+            self.answered.notify_all()
+
+    def wait_for_answers(self, timeout: float = 5.0) -> None:
+        """Waits until every API answer already written has been recorded."""
+        with self.answered:
+            self.answered.wait_for(lambda: self.answering == 0, timeout=timeout)
 
     def record(self, entry: dict) -> None:
         with self.lock:
@@ -707,6 +725,10 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header(key, value)
         if self.close_connection:
             self.send_header("Connection", "close")
+        if getattr(self, "_answer_pending", False) is False and not urlsplit(self.path).path.startswith("/_admin/"):
+            # From here the client may see the answer: admin reads wait until it is recorded.
+            self._answer_pending = True
+            self.state.begin_answer()
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(data)
@@ -801,6 +823,9 @@ class Handler(BaseHTTPRequestHandler):
             entry["status"] = status
             if not is_admin:
                 self.state.record(entry)
+            if getattr(self, "_answer_pending", False):
+                self._answer_pending = False
+                self.state.end_answer()
             self.server.log_line(  # type: ignore[attr-defined]
                 f"{method} {self.state.redact(self.path)} {status} "
                 f"days={entry['days_written'] if entry['days_written'] is not None else '-'} "
@@ -918,6 +943,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _admin(self, path, query, method, body, known) -> int:
         state = self.state
+        state.wait_for_answers()
         if not self._client_is_loopback():
             self._send_json(403, {"error": "admin routes answer loopback clients only"})
             return 403
