@@ -258,7 +258,7 @@ struct ExportGenerator {
 
     private mutating func separator() -> String {
         guard lineBreaks else { return " " }
-        return ["\n ", "\n ", "\n ", "\n ", "  ", "\r\n ", "\n\t", "\n"][pick(8)]
+        return ["\n ", "\n ", "\n ", "\n ", "  ", "\r\n ", "\n\t", "\n", " \r "][pick(9)]
     }
 
     mutating func document(elements: Int) -> String {

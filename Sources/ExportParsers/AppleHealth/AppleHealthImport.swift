@@ -23,8 +23,11 @@ public enum AppleHealthImport {
         if let text = ProcessInfo.processInfo.environment["STEPIMPORT_PIECE_SIZE"], let value = Int(text), value >= 1 {
             return value
         }
-        return 1024 * 1024
+        return 256 * 1024
     }
+    /// Size of each read from the input when parsing in pieces (a piece's buffer holds the piece
+    /// and up to two reads beyond it).
+    static let pieceReadSize = 64 * 1024
 
     /// Parser threads used when the caller does not say: `STEPIMPORT_PARSE_WORKERS` if set (0 to
     /// 16), else 2 on a machine with more than one core, else 0 (parse on the calling thread).
@@ -99,12 +102,13 @@ public enum AppleHealthImport {
     /// this thread parses everything that is left itself, starting at that piece, so every error is
     /// the one a single parse reports, at the same line and column.
     static func readInPieces(_ stream: ByteStream, into sink: StepSink, invalidRecords policy: InvalidRecordPolicy,
-                             workers: Int, pieceSize: Int, readSize: Int = chunkSize, counts: PieceCounts? = nil,
+                             workers: Int, pieceSize: Int, readSize: Int = pieceReadSize, counts: PieceCounts? = nil,
                              progress: ((Int64, Int64?) -> Void)?) throws(ExportError) -> AppleImportSummary {
         let location = stream.location
         let pieces = PieceParser<ApplePieceResult>(stream: stream, workers: workers, pieceSize: pieceSize,
-                                                                readSize: readSize) { bytes, piece in
-            ApplePieceResult.parse(bytes, piece, policy: policy)
+                                                                readSize: readSize) {
+            let worker = ApplePieceResult.Worker(policy: policy)
+            return { bytes, piece in worker.parse(bytes, piece) }
         }
         var statistics = AppleParseStatistics()
         // The file line the next piece starts on.

@@ -23,19 +23,45 @@ struct ApplePieceResult: Sendable {
     var statistics = AppleParseStatistics()
     /// The piece's parse failed: its samples are not to be used (the consumer parses it again).
     var failed = false
-    /// Line breaks in the piece, to place the next one in the file.
+    /// Lines the piece moved libxml2 on by, to place the next piece in the file.
     var lineBreaks = 0
 
-    /// Parses one piece on a worker: inside its frame unless it starts the document, closed with
-    /// the root end tag unless it ends it.
-    static func parse(_ bytes: UnsafeRawBufferPointer, _ piece: ParsePiece, policy: InvalidRecordPolicy) -> ApplePieceResult {
-        let collector = Collector()
-        let parser = AppleHealthParser(sink: collector, invalidRecords: policy, lineOffset: 0, rootLine: 1)
+    /// Bytes handed to libxml2 at a time.
+    static let feedSize = 64 * 1024
+
+    /// Parses pieces on one worker thread, reusing one libxml2 context.
+    final class Worker {
+        private let collector = Collector()
+        private let parser: AppleHealthParser
+        private var used = false
+
+        init(policy: InvalidRecordPolicy) {
+            parser = AppleHealthParser(sink: collector, invalidRecords: policy, lineOffset: 0, rootLine: 1)
+        }
+
+        /// Parses one piece: inside its frame unless it starts the document, closed with the root
+        /// end tag unless it ends it.
+        func parse(_ bytes: UnsafeRawBufferPointer, _ piece: ParsePiece) -> ApplePieceResult {
+            if used { parser.reset() }
+            used = true
+            collector.start()
+            return ApplePieceResult.parse(bytes, piece, parser: parser, collector: collector)
+        }
+    }
+
+    private static func parse(_ bytes: UnsafeRawBufferPointer, _ piece: ParsePiece, parser: AppleHealthParser,
+                              collector: Collector) -> ApplePieceResult {
         do throws(ParseFailure) {
             if piece.index > 0, let frame = piece.frame {
                 try parser.feed(frame.prefix)
             }
-            try parser.feed(bytes)
+            // In slices: libxml2 copies what it is given into its own buffer, which then stays small.
+            var start = 0
+            while start < bytes.count {
+                let end = min(bytes.count, start + feedSize)
+                try parser.feed(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+                start = end
+            }
             if !piece.isLast, let frame = piece.frame {
                 try parser.feed(frame.suffix)
             }
@@ -45,14 +71,10 @@ struct ApplePieceResult: Sendable {
         }
         var result = collector.result
         result.statistics = parser.statistics
-        result.lineBreaks = countLineBreaks(bytes)
+        // Lines as libxml2 counted them (the prefix is line 1, the suffix has no line break), so
+        // that the next piece's lines agree with what one parser would say.
+        result.lineBreaks = parser.lineReached - (piece.index > 0 ? 2 : 1)
         return result
-    }
-
-    private static func countLineBreaks(_ bytes: UnsafeRawBufferPointer) -> Int {
-        var count = 0
-        for byte in bytes where byte == 0x0A { count += 1 }
-        return count
     }
 
     /// Replays the samples into `sink`, in order.
@@ -68,6 +90,13 @@ struct ApplePieceResult: Sendable {
         private var lastSource: Int32 = -1
         private var index: [[UInt8]: Int32] = [:]
         private static let linearLimit = 32
+
+        /// Forgets the previous piece.
+        func start() {
+            result = ApplePieceResult()
+            lastSource = -1
+            index.removeAll(keepingCapacity: true)
+        }
 
         func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer) {
             result.samples.append(Sample(sample: sample, source: sourceID(sourceUTF8)))
