@@ -97,18 +97,31 @@ public struct AppleXMLPrefilter: Sendable {
     }
 
     /// The fast path for everything after the prolog: copy runs of good bytes, skip controls.
+    ///
+    /// It looks at eight bytes at a time and only at single bytes in a word that holds one below
+    /// 0x20 (mostly a line break): it runs on the reader thread, which the parse waits for.
     private mutating func copyBody(_ input: UnsafeRawBufferPointer, from start: Int, into writer: inout Writer) {
+        let count = input.count
+        guard start < count, let base = input.baseAddress else { return }
         var runStart = start
         var index = start
-        let count = input.count
         while index < count {
-            let byte = input[index]
-            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
-                writer.append(UnsafeRawBufferPointer(rebasing: input[runStart..<index]))
-                droppedControlCharacters += 1
-                runStart = index + 1
+            while index + 8 <= count {
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                // Non-zero exactly when some byte of the word is below 0x20.
+                if (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080 != 0 { break }
+                index += 8
             }
-            index += 1
+            let end = min(count, index + 8)
+            while index < end {
+                let byte = base.load(fromByteOffset: index, as: UInt8.self)
+                if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
+                    writer.append(UnsafeRawBufferPointer(rebasing: input[runStart..<index]))
+                    droppedControlCharacters += 1
+                    runStart = index + 1
+                }
+                index += 1
+            }
         }
         writer.append(UnsafeRawBufferPointer(rebasing: input[runStart..<count]))
     }
