@@ -64,7 +64,7 @@ public func highestSourcePerDay(_ entries: [SourceDayTotal]) -> [DayTotal] {
 }
 
 /// Higher steps first; equal steps in UTF-8 byte order of the name (the same as code point order).
-private func ranksBefore(_ lhs: SourceTotal, _ rhs: SourceTotal) -> Bool {
+func ranksBefore(_ lhs: SourceTotal, _ rhs: SourceTotal) -> Bool {
     if lhs.steps != rhs.steps { return lhs.steps > rhs.steps }
     return lhs.source.utf8.lexicographicallyPrecedes(rhs.source.utf8)
 }
