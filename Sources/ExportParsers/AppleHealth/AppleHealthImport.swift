@@ -1,3 +1,4 @@
+import CLibXML2
 import Foundation
 
 /// What one Apple Health import read and how, for the report on stderr.
@@ -105,6 +106,8 @@ public enum AppleHealthImport {
                              workers: Int, pieceSize: Int, readSize: Int = pieceReadSize, counts: PieceCounts? = nil,
                              progress: ((Int64, Int64?) -> Void)?) throws(ExportError) -> AppleImportSummary {
         let location = stream.location
+        // libxml2's global set-up is not safe to run on several threads at once: do it here, once.
+        xmlInitParser()
         let pieces = PieceParser<ApplePieceResult>(stream: stream, workers: workers, pieceSize: pieceSize,
                                                                 readSize: readSize) {
             let worker = ApplePieceResult.Worker(policy: policy)
