@@ -10,9 +10,9 @@ import Foundation
 /// (to parse them itself) after a worker is done with it. After `parseRestInOrder()` the workers
 /// stop parsing and the reader stops cutting at boundaries: every piece from then on is for the
 /// consumer.
-final class PieceParser<Result: Sendable>: @unchecked Sendable {
+final class PieceParser<Outcome: Sendable>: @unchecked Sendable {
     /// Parses one piece; made once per worker thread by `makeWork` and used only there.
-    typealias Work = (_ bytes: UnsafeRawBufferPointer, _ piece: ParsePiece) -> Result
+    typealias Work = (_ bytes: UnsafeRawBufferPointer, _ piece: ParsePiece) -> Outcome
 
     // Everything below is guarded by `condition`, except the contents of `buffers` (each slot is
     // owned by one side at a time and handed over under the lock), `scratch` (reader only) and the
@@ -26,7 +26,7 @@ final class PieceParser<Result: Sendable>: @unchecked Sendable {
     private var free: [Int]
     private var queue: [ParsePiece] = []
     private var queueHead = 0
-    private var results: [Int: (piece: ParsePiece, result: Result?)] = [:]
+    private var results: [Int: (piece: ParsePiece, result: Outcome?)] = [:]
     private var published = 0
     private var delivered = 0
     private var readerEnded = false
@@ -74,7 +74,7 @@ final class PieceParser<Result: Sendable>: @unchecked Sendable {
     /// The next piece in document order, with its bytes and what the worker made of it (nil when
     /// no worker parsed it); nil at the end. The bytes stay valid until `recycle(piece.slot)`.
     /// A read error is thrown after every piece read before it has been handed out.
-    func next() throws(ExportError) -> (piece: ParsePiece, bytes: UnsafeRawBufferPointer, result: Result?)? {
+    func next() throws(ExportError) -> (piece: ParsePiece, bytes: UnsafeRawBufferPointer, result: Outcome?)? {
         condition.lock()
         defer { condition.unlock() }
         while results[delivered] == nil && !(readerEnded && delivered == published) {
