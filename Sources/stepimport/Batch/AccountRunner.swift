@@ -44,6 +44,13 @@ struct AccountRunner: Sendable {
         }
     }
 
+    /// Parse threads per Apple export: with several jobs, the jobs already keep the cores busy,
+    /// and one parser per export (beside its reader thread) keeps memory per job lowest.
+    private var parseWorkers: Int? {
+        let override = environment["STEPIMPORT_PARSE_WORKERS"]
+        return options.jobs > 1 && override == nil ? 0 : nil
+    }
+
     /// The account's day totals in its zone; fills in what was read.
     private func read(_ account: BatchAccount, into outcome: inout AccountOutcome) throws(CommandError) -> [DayTotal] {
         let aggregator = DayAggregator(rule: account.zoneRule)
@@ -53,7 +60,8 @@ struct AccountRunner: Sendable {
             switch account.kind {
             case .apple:
                 outcome.kind = "apple"
-                summary = try AppleHealthImport.read(path: account.file, into: aggregator, invalidRecords: policy).importSummary
+                summary = try AppleHealthImport.read(path: account.file, into: aggregator, invalidRecords: policy,
+                                                     parseWorkers: parseWorkers).importSummary
             case .hc:
                 outcome.kind = "hc"
                 summary = try HealthConnectImport.read(path: account.file, into: aggregator, invalidRecords: policy)
@@ -90,7 +98,8 @@ struct AccountRunner: Sendable {
             return try HealthConnectImport.read(path: account.file, into: aggregator, invalidRecords: policy)
         }
         outcome.kind = "apple"
-        return try AppleHealthImport.read(stream, into: aggregator, invalidRecords: policy).importSummary
+        return try AppleHealthImport.read(stream, into: aggregator, invalidRecords: policy,
+                                          parseWorkers: parseWorkers).importSummary
     }
 
     /// Posts, plans or dry-runs the days; fills in what the server was sent and wrote.
