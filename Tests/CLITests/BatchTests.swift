@@ -248,6 +248,31 @@ import Testing
         #expect(seen.sorted() == batch.accounts.map(\.account).sorted())
     }
 
+    @Test func planCountsPerAccountAndKeepExistingKeepsHandTypedDays() throws {
+        let batch = try Self.makeBatch(good: 4, broken: 0)
+        let first = try #require(batch.good.first)
+        let expected = try Self.expectedDays(first, in: batch)
+        let days = expected.keys.sorted()
+        // The trainee typed two days by hand; one of them also differs from the export.
+        let manual = [days[10]: 1234, days[20]: expected[days[20]]!]
+        let server = try ContractServer(batch.serverArguments + manual.flatMap { ["--seed-manual", "\(first.trainee):\($0.key)=\($0.value)"] })
+
+        let report = batch.path("plan.json")
+        let plan = try Self.batch(batch, "--post --api-url \(server.url) --plan --keep-existing --report '\(report)'")
+        #expect(plan.status == 0, "\(plan.stderr)")
+        let planned = try #require(try Self.reportAccounts(report)[first.account]?["plan"] as? [String: Any])
+        #expect(planned["keep"] as? Int == 2)
+        #expect(planned["write"] as? Int == expected.count - 2)
+        #expect(try Self.writes(server) == 0, "--plan writes nothing")
+        #expect(!FileManager.default.fileExists(atPath: batch.path("manifest.journal.jsonl")), "--plan keeps no journal")
+
+        let post = try Self.batch(batch, "--post --api-url \(server.url) --keep-existing -q")
+        #expect(post.status == 0, "\(post.stderr)")
+        let stored = try Self.storedDays(server)[first.trainee] ?? [:]
+        #expect(stored == expected.merging(manual) { _, typed in typed })
+        #expect(stored[days[10]] == 1234, "the hand-typed value is kept")
+    }
+
     @Test func withoutPostEveryAccountIsSummarizedAndNothingIsWritten() throws {
         let batch = try Self.makeBatch(good: 8, broken: 2)
         let report = batch.path("summary.json")
