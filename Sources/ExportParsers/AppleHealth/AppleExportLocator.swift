@@ -159,20 +159,7 @@ public enum AppleExportLocator {
     }
 
     private static func readHead(_ stream: ByteStream) throws(ExportError) -> [UInt8] {
-        var head = [UInt8](repeating: 0, count: headLength)
-        var filled = 0
-        while filled < headLength {
-            let outcome: Result<Int, ExportError> = head.withUnsafeMutableBytes { buffer in
-                Result { () throws(ExportError) -> Int in
-                    try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-                }
-            }
-            let count = try outcome.get()
-            if count == 0 { break }
-            filled += count
-        }
-        head.removeLast(headLength - filled)
-        return head
+        try stream.readHead(headLength)
     }
 
     static func looksLikeHealthXML(_ head: [UInt8]) -> Bool {

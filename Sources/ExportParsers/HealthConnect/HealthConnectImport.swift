@@ -187,20 +187,7 @@ extension HealthConnectImport {
         }
 
         func readHead(_ stream: ByteStream) throws(ExportError) -> [UInt8] {
-            var head = [UInt8](repeating: 0, count: HealthConnectImport.headLength)
-            var filled = 0
-            while filled < head.count {
-                let outcome: Result<Int, ExportError> = head.withUnsafeMutableBytes { buffer in
-                    Result { () throws(ExportError) -> Int in
-                        try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-                    }
-                }
-                let count = try outcome.get()
-                if count == 0 { break }
-                filled += count
-            }
-            head.removeLast(head.count - filled)
-            return head
+            try stream.readHead(HealthConnectImport.headLength)
         }
     }
 }
