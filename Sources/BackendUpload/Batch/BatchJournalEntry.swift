@@ -1,3 +1,4 @@
+import ExportParsers
 import Foundation
 
 /// One account's outcome, as one line of the batch journal.
@@ -77,37 +78,12 @@ public struct BatchJournalEntry: Codable, Equatable, Sendable {
 
     /// The journal line, newline included, keys in the documented order.
     public var jsonLine: String {
-        var line = "{\"account\":\(Self.json(account)),\"status\":\"\(status.rawValue)\","
+        var line = "{\"account\":\(JSONString.literal(account)),\"status\":\"\(status.rawValue)\","
             + "\"at\":\"\(at.formatted(.iso8601))\",\"daysParsed\":\(daysParsed),\"daysSent\":\(daysSent),"
             + "\"daysWritten\":\(daysWritten),\"skipped\":\(skipped)"
         if let error {
-            line += ",\"error\":\(Self.json(error))"
+            line += ",\"error\":\(JSONString.literal(error))"
         }
         return line + "}\n"
-    }
-
-    /// A JSON string literal: quotes, backslashes and control characters escaped, so that a line
-    /// never holds a raw line break.
-    static func json(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{2028}", "\u{2029}":
-                out += "\\u" + String(scalar.value, radix: 16)
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }

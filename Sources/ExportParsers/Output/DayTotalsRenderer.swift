@@ -1,3 +1,5 @@
+import Foundation
+
 /// Renders day totals as a table, the API's JSON body or CSV.
 public struct DayTotalsRenderer: Sendable {
     public let format: OutputFormat
@@ -36,10 +38,10 @@ public struct DayTotalsRenderer: Sendable {
         var out = "{\"days\":["
         for (index, day) in days.enumerated() {
             if index > 0 { out += "," }
-            out += "{\"date\":\"\(day.date)\",\"steps\":\(day.steps),\"source\":\(jsonString(day.source)),\"sources\":["
+            out += "{\"date\":\"\(day.date)\",\"steps\":\(day.steps),\"source\":\(JSONString.literal(day.source)),\"sources\":["
             for (rank, source) in day.sources.enumerated() {
                 if rank > 0 { out += "," }
-                out += "{\"source\":\(jsonString(source.source)),\"steps\":\(source.steps),\"winner\":\(rank == 0)}"
+                out += "{\"source\":\(JSONString.literal(source.source)),\"steps\":\(source.steps),\"winner\":\(rank == 0)}"
             }
             out += "]}"
         }
@@ -112,32 +114,8 @@ public struct DayTotalsRenderer: Sendable {
     }
 }
 
-/// A JSON string literal, escaped as RFC 8259 requires.
-func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if scalar.value < 0x20 {
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out + "\""
-}
-
 /// A CSV field, quoted per RFC 4180 when it holds a comma, quote or line break.
 func csvField(_ text: String) -> String {
     guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
     return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
-
-import Foundation
