@@ -494,17 +494,23 @@ struct JSONScanner {
         }
     }
 
+    /// The bytes of the token ending at `end`: in the input when all of it is in this chunk,
+    /// else what earlier chunks left in `scratch` plus the rest. Valid until the next token.
+    @inline(__always)
+    private mutating func tokenText(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int,
+                                    _ what: StaticString) throws(ParseFailure) -> UnsafeRawBufferPointer {
+        if copying {
+            try append(p + start, end - start)
+            return UnsafeRawBufferPointer(start: scratch, count: scratchCount)
+        }
+        guard end - start <= maxStringLength else { throw tooLong(what) }
+        return UnsafeRawBufferPointer(start: p + start, count: end - start)
+    }
+
     @inline(__always)
     private mutating func endString<H: JSONTokenHandler>(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int,
                                                           _ handler: H) throws(ParseFailure) {
-        let text: UnsafeRawBufferPointer
-        if copying {
-            try append(p + start, end - start)
-            text = UnsafeRawBufferPointer(start: scratch, count: scratchCount)
-        } else {
-            guard end - start <= maxStringLength else { throw tooLong("string") }
-            text = UnsafeRawBufferPointer(start: p + start, count: end - start)
-        }
+        let text = try tokenText(p, start, end, "string")
         lexeme = .between
         let at = tokenPosition
         if tokenIsKey {
@@ -521,14 +527,7 @@ struct JSONScanner {
     @inline(__always)
     private mutating func endNumber<H: JSONTokenHandler>(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int,
                                                           _ handler: H) throws(ParseFailure) {
-        let text: UnsafeRawBufferPointer
-        if copying {
-            try append(p + start, end - start)
-            text = UnsafeRawBufferPointer(start: scratch, count: scratchCount)
-        } else {
-            guard end - start <= maxStringLength else { throw tooLong("number") }
-            text = UnsafeRawBufferPointer(start: p + start, count: end - start)
-        }
+        let text = try tokenText(p, start, end, "number")
         lexeme = .between
         afterValue(scalar: true)
         try handler.number(text, at: tokenPosition)
@@ -667,7 +666,8 @@ struct JSONScanner {
                             message: "the input ends \(place): the file is truncated")
     }
 
-    private func tooLong(_ what: String) -> ParseFailure {
+    @inline(never)
+    private func tooLong(_ what: StaticString) -> ParseFailure {
         ParseFailure(kind: .malformed, line: tokenPosition.line, column: tokenPosition.column,
                      message: "a \(what) longer than \(maxStringLength) bytes begins here, over the limit for one value")
     }
