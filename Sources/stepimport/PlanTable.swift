@@ -5,30 +5,18 @@ import Foundation
 /// The `--plan` and `--dry-run` views of an upload, for stdout.
 enum PlanTable {
     /// Per day: the server's value, the new one and what a post would do. Writes nothing.
-    static func render(_ checked: UploadPlan, kept: UploadPlan, serverDays: [LocalDate: Int], today: LocalDate,
-                       zone: TimeZone) -> String {
-        let sending = Set(kept.daysToSend.map(\.date))
+    static func render(_ prepared: PreparedUpload, zone: TimeZone) -> String {
+        let checked = prepared.checked
+        let serverDays = prepared.serverDays
+        let today = prepared.today
+        let sending = Set(prepared.plan.daysToSend.map(\.date))
         var rows: [(date: String, server: String, new: String, action: String)] = []
-        var overwrites = 0
-        var writes = 0
-        var unchanged = 0
+        var counts = PlanCounts()
         for day in checked.daysToSend {
             let server = serverDays[day.date]
-            let action: String
-            if !sending.contains(day.date) {
-                action = "keep: the server has a value (--keep-existing)"
-            } else if let server, server == day.steps {
-                action = "same"
-                unchanged += 1
-            } else if let server {
-                action = server > day.steps ? "overwrite (lower)" : "overwrite"
-                _ = server
-                overwrites += 1
-            } else {
-                action = "write"
-                writes += 1
-            }
-            rows.append((day.date.description, server.map(String.init) ?? "-", String(day.steps), action))
+            let action = PlanAction(day, sending: sending, server: server)
+            counts.add(action)
+            rows.append((day.date.description, server.map(String.init) ?? "-", String(day.steps), action.description))
         }
         for held in checked.held {
             if case .invalid(let problem) = held.reason {
@@ -44,9 +32,8 @@ enum PlanTable {
         for row in rows {
             out += row.date + "  " + pad(row.server, serverWidth) + "  " + pad(row.new, newWidth) + "  " + row.action + "\n"
         }
-        out += "\n\(writes) to write, \(overwrites) to overwrite, \(unchanged) the same"
-        let keptCount = checked.daysToSend.count - kept.daysToSend.count
-        if keptCount > 0 { out += ", \(keptCount) kept as the server has them" }
+        out += "\n\(counts.write) to write, \(counts.overwrite) to overwrite, \(counts.same) the same"
+        if counts.keep > 0 { out += ", \(counts.keep) kept as the server has them" }
         let outside = checked.held { $0 == .tooOld || $0 == .inFuture }.count
         if outside > 0 { out += "; \(outside) outside the server's window not shown" }
         if let window = checked.window {
@@ -67,4 +54,63 @@ enum PlanTable {
         out += "\(plan.batches.count) request\(plan.batches.count == 1 ? "" : "s"), \(total) day\(total == 1 ? "" : "s") (--dry-run: nothing was sent)\n"
         return out
     }
+}
+
+/// What a post would do to one day that the checks let through.
+enum PlanAction: Equatable, CustomStringConvertible {
+    /// `--keep-existing` leaves the server's value.
+    case keep
+    /// The server already has this value.
+    case same
+    /// The server has another value; `lower` when the new one is below it.
+    case overwrite(lower: Bool)
+    /// The server has no value for the day.
+    case write
+
+    /// The action for `day`, given the days that will be sent and the server's value.
+    init(_ day: DayTotal, sending: Set<LocalDate>, server: Int?) {
+        if !sending.contains(day.date) {
+            self = .keep
+        } else if let server {
+            self = server == day.steps ? .same : .overwrite(lower: server > day.steps)
+        } else {
+            self = .write
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .keep: return "keep: the server has a value (--keep-existing)"
+        case .same: return "same"
+        case .overwrite(let lower): return lower ? "overwrite (lower)" : "overwrite"
+        case .write: return "write"
+        }
+    }
+}
+
+/// How many days a post would write, overwrite, leave the same or keep.
+struct PlanCounts: Sendable, Equatable {
+    var write = 0
+    var overwrite = 0
+    var same = 0
+    var keep = 0
+
+    mutating func add(_ action: PlanAction) {
+        switch action {
+        case .keep: keep += 1
+        case .same: same += 1
+        case .overwrite: overwrite += 1
+        case .write: write += 1
+        }
+    }
+
+    /// The counts for a prepared upload (what `--plan` shows).
+    init(_ prepared: PreparedUpload) {
+        let sending = Set(prepared.plan.daysToSend.map(\.date))
+        for day in prepared.checked.daysToSend {
+            add(PlanAction(day, sending: sending, server: prepared.serverDays[day.date]))
+        }
+    }
+
+    init() {}
 }

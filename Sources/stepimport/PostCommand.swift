@@ -47,8 +47,7 @@ struct PostCommand {
             var report = prepared.report
             if options.plan {
                 report.outcome = "plan"
-                try write(PlanTable.render(prepared.checked, kept: prepared.plan, serverDays: prepared.serverDays,
-                                           today: prepared.today, zone: traineeZone))
+                try write(PlanTable.render(prepared, zone: traineeZone))
                 summarize(report, plan: prepared.plan)
                 try writeReport(report)
                 return

@@ -18,14 +18,6 @@ struct AccountOutcome: Sendable {
         case notRun = "not-run"
     }
 
-    /// What `--plan` found for the account, day by day, counted.
-    struct PlanCounts: Sendable {
-        var write = 0
-        var overwrite = 0
-        var same = 0
-        var keep = 0
-    }
-
     let account: BatchAccount
     var status: Status
     /// The reader that took the export: `apple` or `hc` (`auto` decided by content).

@@ -126,7 +126,7 @@ struct AccountRunner: Sendable {
             outcome.daysToSend = report.daysToSend
             outcome.daysNotSent = prepared.plan.held.count
             if post.plan {
-                outcome.plan = Self.planCounts(prepared)
+                outcome.plan = PlanCounts(prepared)
                 return
             }
             defer {
@@ -146,20 +146,5 @@ struct AccountRunner: Sendable {
             return "the server refused the account's token (\(status))\(text.isEmpty ? "" : ": \(text)"); check its \(account.token)"
         }
         return error.description
-    }
-
-    private static func planCounts(_ prepared: PreparedUpload) -> AccountOutcome.PlanCounts {
-        var counts = AccountOutcome.PlanCounts()
-        let sending = Set(prepared.plan.daysToSend.map(\.date))
-        for day in prepared.checked.daysToSend {
-            if !sending.contains(day.date) {
-                counts.keep += 1
-            } else if let server = prepared.serverDays[day.date] {
-                if server == day.steps { counts.same += 1 } else { counts.overwrite += 1 }
-            } else {
-                counts.write += 1
-            }
-        }
-        return counts
     }
 }
