@@ -19,7 +19,7 @@ final class ProgressMeter {
             let fraction = min(1, Double(done) / Double(total))
             line += " of \(ByteCount.format(total)) (\(Int(fraction * 100))%)"
             if rate > 0 && done < total {
-                line += ", \(ByteCount.format(Int64(rate)))/s, about \(ProgressMeter.duration(Double(total - done) / rate)) left"
+                line += ", \(ByteCount.format(Int64(rate)))/s, about \(TimeLeft.format(Double(total - done) / rate)) left"
             }
         } else {
             line += ", \(ByteCount.format(Int64(rate)))/s"
@@ -35,10 +35,6 @@ final class ProgressMeter {
         }
     }
 
-    private static func duration(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded(.up))
-        return whole >= 60 ? "\(whole / 60)m \(whole % 60)s" : "\(whole)s"
-    }
 }
 
 /// Byte counts for people: 1.5 GB, 310.2 MB (decimal units).
@@ -51,5 +47,14 @@ enum ByteCount {
         case 1e3...: return String(format: "%.1f kB", value / 1e3)
         default: return "\(bytes) B"
         }
+    }
+}
+
+/// A time left for people: 45s, 3m 20s, 2h 5m (rounded up).
+enum TimeLeft {
+    static func format(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded(.up))
+        if whole >= 3600 { return "\(whole / 3600)h \(whole % 3600 / 60)m" }
+        return whole >= 60 ? "\(whole / 60)m \(whole % 60)s" : "\(whole)s"
     }
 }

@@ -101,15 +101,9 @@ struct BatchTally: Sendable {
         if finished > 0, rate > 0 {
             text += String(format: "; %.1f accounts/min", rate)
             if remaining > 0 {
-                text += "; about \(Self.duration(Double(remaining) / rate * 60)) left"
+                text += "; about \(TimeLeft.format(Double(remaining) / rate * 60)) left"
             }
         }
         return text
-    }
-
-    static func duration(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded(.up))
-        if whole >= 3600 { return "\(whole / 3600)h \(whole % 3600 / 60)m" }
-        return whole >= 60 ? "\(whole / 60)m \(whole % 60)s" : "\(whole)s"
     }
 }
