@@ -33,9 +33,25 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // The core: days of health data and their rules (dates, offsets, zones, samples, duplicates,
+        // day buckets, the highest-source rule, record problems). No C library.
+        .target(
+            name: "HealthDays"
+        ),
+        // Streaming text: the JSON and CSV tokenizers (push-style) and the one JSON string writer.
+        .target(
+            name: "StreamingText",
+            dependencies: ["HealthDays"]
+        ),
+        // Input: byte streams (files, standard input, zip entries through libzip), temporary spools.
+        .target(
+            name: "ExportInput",
+            dependencies: ["HealthDays", "CLibZip"]
+        ),
+        // The format readers, one folder per family (Apple Health, Health Connect, Google Fit).
         .target(
             name: "ExportParsers",
-            dependencies: ["CLibXML2", "CLibZip", "CSQLite"]
+            dependencies: ["HealthDays", "StreamingText", "ExportInput", "CLibXML2", "CSQLite"]
         ),
         // Typed wrappers for libcurl's variadic calls (Debian's libcurl4-openssl-dev), which
         // Swift cannot call directly.
@@ -52,20 +68,34 @@ let package = Package(
         // Posting day totals to the backend: checks, batches, retries, plan and report.
         .target(
             name: "BackendUpload",
-            dependencies: ["ExportParsers", "HTTPClient"]
+            dependencies: ["HealthDays", "StreamingText", "HTTPClient"]
         ),
         .executableTarget(
             name: "stepimport",
-            dependencies: ["ExportParsers", "BackendUpload"]
+            dependencies: ["HealthDays", "StreamingText", "ExportParsers", "BackendUpload"]
         ),
         // Deterministic generator of synthetic exports for samples, tests and benchmarks.
         .executableTarget(
             name: "stepimport-synth",
             dependencies: ["CLibZip", "CSQLite"]
         ),
+        // What the tests share: a sink that records what a reader hands over, the fixture paths.
+        .target(
+            name: "TestSupport",
+            dependencies: ["HealthDays"],
+            path: "Tests/TestSupport"
+        ),
+        .testTarget(
+            name: "HealthDaysTests",
+            dependencies: ["HealthDays", "TestSupport"]
+        ),
+        .testTarget(
+            name: "StreamingTextTests",
+            dependencies: ["StreamingText", "HealthDays"]
+        ),
         .testTarget(
             name: "ExportParsersTests",
-            dependencies: ["ExportParsers"]
+            dependencies: ["ExportParsers", "ExportInput", "HealthDays", "TestSupport"]
         ),
         .testTarget(
             name: "HTTPClientTests",
@@ -73,7 +103,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendUploadTests",
-            dependencies: ["BackendUpload"]
+            dependencies: ["BackendUpload", "HealthDays"]
         ),
         .testTarget(
             name: "CLITests",

@@ -1,4 +1,4 @@
-import ExportParsers
+import HealthDays
 import Foundation
 
 /// What every post does before its first `POST`: check the days against the server's rules,

@@ -1,4 +1,4 @@
-import ExportParsers
+import HealthDays
 import Foundation
 import HTTPClient
 

@@ -1,4 +1,4 @@
-import ExportParsers
+import HealthDays
 
 /// What will be sent, and what will not and why, decided before any request.
 public struct UploadPlan: Sendable {

@@ -1,4 +1,4 @@
-import ExportParsers
+import HealthDays
 import Foundation
 
 /// What a `--post` run did, for stderr and for `--report FILE` (JSON).

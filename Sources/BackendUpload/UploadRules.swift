@@ -1,4 +1,4 @@
-import ExportParsers
+import HealthDays
 
 /// The backend's rules for `POST /v1/trainee/health/days`, mirrored so that days are checked
 /// before they are sent: one bad day would make the server reject its whole batch.

@@ -1,4 +1,4 @@
-import ExportParsers
+import HealthDays
 import Foundation
 
 /// Posts a plan's batches in date order, retrying what is safe to retry, and accounts for

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension HTTPClientOptions {
     /// Refuses settings that cannot work, so that a mistake shows when the client is made

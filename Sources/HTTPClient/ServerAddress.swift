@@ -1,12 +1,6 @@
 internal import CCurlShim
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A request URL parsed by libcurl's own URL parser and checked against the client's rules,
 /// handed to libcurl as the parsed handle so that what was checked is what gets used.

@@ -1,4 +1,5 @@
 import Foundation
+import HealthDays
 
 /// Messages for people on standard error, kept apart from the results on standard output.
 struct Diagnostics {

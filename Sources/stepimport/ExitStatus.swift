@@ -1,5 +1,6 @@
 import BackendUpload
 import ExportParsers
+import HealthDays
 
 /// The process's exit codes, from sysexits(3), mapped from errors in this one place.
 enum ExitStatus: Int32 {

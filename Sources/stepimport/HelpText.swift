@@ -1,3 +1,4 @@
+import HealthDays
 /// The `--help` pages, in the layout of swift-argument-parser.
 enum HelpText {
     static let version = "0.1.0"

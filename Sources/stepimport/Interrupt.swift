@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import HealthDays
 
 /// Set by the SIGINT handler; uploads poll it between requests.
 let interruptRequested = Atomic<Bool>(false)

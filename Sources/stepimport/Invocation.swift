@@ -1,4 +1,5 @@
 import ExportParsers
+import HealthDays
 
 /// Options shared by every subcommand that reads an export.
 struct ReadOptions {

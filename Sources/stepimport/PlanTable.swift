@@ -1,6 +1,7 @@
 import BackendUpload
 import ExportParsers
 import Foundation
+import HealthDays
 
 /// The `--plan` and `--dry-run` views of an upload, for stdout.
 enum PlanTable {

@@ -2,6 +2,7 @@ import BackendUpload
 import ExportParsers
 import Foundation
 import Synchronization
+import HealthDays
 
 /// `--post`: checks, batches and posts the day totals, or shows the plan or the batches.
 struct PostCommand {

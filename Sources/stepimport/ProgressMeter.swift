@@ -1,4 +1,5 @@
 import Foundation
+import HealthDays
 
 /// A one-line progress indicator on standard error: bytes done, rate and time left.
 ///

@@ -1,5 +1,6 @@
 import ExportParsers
 import Foundation
+import HealthDays
 
 /// `stepimport apple` and `stepimport hc`: read an export and print its day totals.
 ///

@@ -1,8 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import HealthDays
 
 /// Writes results to standard output with `write(2)`, so that a full disk or a closed pipe is
 /// an error to report (FileHandle would crash on it).

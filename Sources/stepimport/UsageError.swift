@@ -1,3 +1,4 @@
+import HealthDays
 /// A mistake on the command line: printed with the usage line and where to find help, exit 64.
 struct UsageError: Error {
     let message: String

@@ -1,5 +1,6 @@
 import ExportParsers
 import Foundation
+import HealthDays
 
 /// Parses the command line, runs the subcommand and maps its outcome to an exit status.
 func run() -> ExitStatus {

@@ -1,4 +1,4 @@
-import ExportParsers
+import HealthDays
 import Testing
 @testable import BackendUpload
 

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import ExportParsers
+import HealthDays
+import ExportInput
+import TestSupport
 
 /// Finds (or refuses) the export XML in every shape users hand over, end to end through
 /// `AppleHealthImport.read(path:into:)`, on the zips that `scripts/make_test_zips.py` writes.

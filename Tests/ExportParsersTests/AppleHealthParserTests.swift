@@ -1,5 +1,8 @@
 import Testing
 @testable import ExportParsers
+import HealthDays
+import ExportInput
+import TestSupport
 
 @Suite struct AppleHealthParserTests {
     static let document = """

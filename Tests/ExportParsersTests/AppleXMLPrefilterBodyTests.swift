@@ -1,5 +1,8 @@
 import Testing
 @testable import ExportParsers
+import HealthDays
+import ExportInput
+import TestSupport
 
 /// The body fast path (eight bytes at a time) drops exactly the bytes a byte-by-byte filter drops,
 /// wherever they fall in a word and however the input is cut.

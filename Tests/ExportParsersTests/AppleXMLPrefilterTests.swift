@@ -1,5 +1,8 @@
 import Testing
 @testable import ExportParsers
+import HealthDays
+import ExportInput
+import TestSupport
 
 @Suite struct AppleXMLPrefilterTests {
     /// An iOS 16 style head: the ATTLIST of VisionPrescription is never closed.

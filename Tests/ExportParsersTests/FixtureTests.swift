@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import ExportParsers
+import HealthDays
+import ExportInput
+import TestSupport
 
 /// The real exports in ../shared/fixtures/apple, checked against totals computed independently
 /// by scripts/reference_totals.py (a separate Python implementation of the same rules).

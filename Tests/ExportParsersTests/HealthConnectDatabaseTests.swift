@@ -2,6 +2,9 @@ import CSQLite
 import Foundation
 import Testing
 @testable import ExportParsers
+import HealthDays
+import ExportInput
+import TestSupport
 
 /// A folder of its own for one test, removed at the end.
 private final class ScratchFolder {

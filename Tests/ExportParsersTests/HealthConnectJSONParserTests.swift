@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import ExportParsers
+import HealthDays
+import ExportInput
+import TestSupport
 
 /// Feeds `bytes` to `parser` in pieces of `chunk` bytes, then finishes.
 func feedJSON(_ bytes: [UInt8], to parser: HealthConnectJSONParser, chunk: Int) throws(ParseFailure) {

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import ExportParsers
+import HealthDays
+import ExportInput
+import TestSupport
 
 /// Parsing an Apple export in pieces on worker threads gives exactly what one parser gives:
 /// the same samples in the same order, the same counts, and the same first error at the same line

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import ExportParsers
+import HealthDays
+import ExportInput
+import TestSupport
 
 @Suite struct StepCSVParserTests {
     struct Outcome {

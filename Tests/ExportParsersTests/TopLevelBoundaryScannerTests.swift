@@ -1,5 +1,8 @@
 import Testing
 @testable import ExportParsers
+import HealthDays
+import ExportInput
+import TestSupport
 
 @Suite struct TopLevelBoundaryScannerTests {
     /// A document with the constructs a cut must not land in. Lines marked `^` start a top-level

@@ -1,4 +1,4 @@
-import ExportParsers
+import HealthDays
 import Foundation
 
 /// One row of a batch manifest, checked: a trainee account, its export, where its token is, and its zone.

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 
 /// The batch's memory across runs: an append-only file of JSON lines, one `BatchJournalEntry` per

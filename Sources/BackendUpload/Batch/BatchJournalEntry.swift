@@ -1,5 +1,6 @@
-import ExportParsers
+import HealthDays
 import Foundation
+import StreamingText
 
 /// One account's outcome, as one line of the batch journal.
 ///

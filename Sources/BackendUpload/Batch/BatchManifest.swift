@@ -1,12 +1,7 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import ExportParsers
+import HealthDays
 import Foundation
+import StreamingText
 
 /// A batch manifest, read and checked: one `BatchAccount` per row, in file order.
 ///

@@ -1,10 +1,8 @@
 import Foundation
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import HealthDays
+import ExportInput
 
 /// Finds the main XML of an Apple Health export, whatever shape it arrived in, and opens it as a stream.
 ///

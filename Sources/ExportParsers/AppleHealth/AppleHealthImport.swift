@@ -1,5 +1,7 @@
 import CLibXML2
 import Foundation
+import HealthDays
+import ExportInput
 
 /// What one Apple Health import read and how, for the report on stderr.
 public struct AppleImportSummary: Sendable {

@@ -1,10 +1,7 @@
 import CLibXML2
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import HealthDays
 
 /// Counts from one Apple Health document, for the report.
 public struct AppleParseStatistics: Equatable, Sendable {

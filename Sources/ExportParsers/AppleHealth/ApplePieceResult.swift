@@ -1,8 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import HealthDays
 
 /// What a worker made of one piece of an Apple Health export: the step samples in document
 /// order with their sources, the counts, and whether libxml2 accepted the piece.

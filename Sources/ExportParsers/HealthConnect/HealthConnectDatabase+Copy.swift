@@ -1,9 +1,7 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+import HealthDays
+import ExportInput
 
 /// Databases that arrive as a stream: a zip entry (`Health Connect.zip`) or standard input.
 extension HealthConnectDatabase {

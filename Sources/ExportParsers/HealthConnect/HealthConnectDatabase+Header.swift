@@ -1,8 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import HealthDays
 
 /// Checks on the file itself, made before SQLite sees it.
 extension HealthConnectDatabase {

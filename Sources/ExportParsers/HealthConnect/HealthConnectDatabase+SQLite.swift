@@ -1,4 +1,5 @@
 import CSQLite
+import HealthDays
 
 /// The few pieces of SQLite's C API the database reader uses, kept inside the module.
 extension HealthConnectDatabase {

@@ -1,4 +1,5 @@
 import CSQLite
+import HealthDays
 
 /// The checks that tell Health Connect's export from any other SQLite file.
 extension HealthConnectDatabase {

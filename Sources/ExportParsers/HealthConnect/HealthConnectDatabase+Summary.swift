@@ -1,3 +1,4 @@
+import HealthDays
 /// How a database read reads in the import report.
 extension HealthConnectDatabase {
     /// A few words on the format found, e.g. "Health Connect database (schema 20)".

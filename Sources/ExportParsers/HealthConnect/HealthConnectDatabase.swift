@@ -1,10 +1,8 @@
 import CSQLite
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import HealthDays
+import ExportInput
 
 /// Health Connect's own export database (`health_connect_export.db`, from Settings > Health
 /// Connect > Backup and restore), opened read-only, checked, and read for its step records.

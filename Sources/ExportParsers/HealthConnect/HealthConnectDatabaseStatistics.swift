@@ -1,3 +1,4 @@
+import HealthDays
 /// What one read of a Health Connect export database found, for the report.
 public struct HealthConnectDatabaseStatistics: Equatable, Sendable {
     /// One data origin (app) with the step rows it wrote.

@@ -1,9 +1,7 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+import HealthDays
+import ExportInput
 
 extension HealthConnectImport.Reader {
     /// A file inside a container: a zip entry or a file in a folder.

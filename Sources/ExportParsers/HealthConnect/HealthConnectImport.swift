@@ -1,9 +1,7 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+import HealthDays
+import ExportInput
 
 /// Reads whatever an Android user left the phone with: Health Connect's own export
 /// (`Health Connect.zip` or the bare `.db`), JSON and CSV dumps from apps, and Google Fit

@@ -1,3 +1,4 @@
+import HealthDays
 /// The kinds of file `stepimport hc` reads, for `--input-format` (zips are always recognised).
 public enum HealthConnectInputFormat: String, CaseIterable, Sendable {
     /// Health Connect's own export database (`health_connect_export.db`).

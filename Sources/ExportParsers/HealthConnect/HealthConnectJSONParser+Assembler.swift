@@ -1,3 +1,5 @@
+import HealthDays
+import StreamingText
 extension HealthConnectJSONParser {
     /// How a field was written.
     enum ValueKind: UInt8 {

@@ -1,3 +1,4 @@
+import HealthDays
 extension HealthConnectJSONParser {
     /// The member names the parser knows, across all the shapes it reads.
     ///

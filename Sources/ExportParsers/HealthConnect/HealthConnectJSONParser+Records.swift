@@ -1,3 +1,5 @@
+import HealthDays
+import StreamingText
 extension HealthConnectJSONParser.Assembler {
     typealias Key = HealthConnectJSONParser.Key
     typealias Slot = HealthConnectJSONParser.Slot

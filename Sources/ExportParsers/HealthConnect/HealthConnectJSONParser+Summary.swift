@@ -1,3 +1,4 @@
+import HealthDays
 /// How a JSON read reads in the import report.
 extension HealthConnectJSONParser: SummarizingParser {
     /// The shapes found, e.g. "react-native-health-connect JSON".

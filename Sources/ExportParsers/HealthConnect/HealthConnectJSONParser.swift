@@ -1,3 +1,5 @@
+import HealthDays
+import StreamingText
 /// Counts from one JSON input, for the report.
 public struct HealthConnectJSONStatistics: Equatable, Sendable {
     /// Objects read as records of any type: step records (skipped ones included), day totals and

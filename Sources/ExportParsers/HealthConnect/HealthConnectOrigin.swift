@@ -1,3 +1,4 @@
+import HealthDays
 /// Health Connect data origins (app package names) as sources.
 ///
 /// The phone's own step counter appears under two names: `android` and, since 2026,

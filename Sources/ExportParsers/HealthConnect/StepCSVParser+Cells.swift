@@ -1,3 +1,4 @@
+import HealthDays
 extension StepCSVParser {
     /// A time as a cell gives it.
     struct Moment {

@@ -1,3 +1,5 @@
+import HealthDays
+import StreamingText
 extension StepCSVParser {
     /// The kinds of step CSV, told apart by their header.
     ///

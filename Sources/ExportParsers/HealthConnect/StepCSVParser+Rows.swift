@@ -1,3 +1,5 @@
+import HealthDays
+import StreamingText
 extension StepCSVParser {
     @inline(__always)
     private static var noBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }

@@ -1,3 +1,4 @@
+import HealthDays
 extension StepCSVParser {
     /// Counts from one step CSV, for the report.
     public struct Statistics: Equatable, Sendable {

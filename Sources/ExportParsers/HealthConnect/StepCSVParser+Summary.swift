@@ -1,3 +1,4 @@
+import HealthDays
 extension StepCSVParser: SummarizingParser {
     /// The layout in words, e.g. "Google Fit Takeout daily summary CSV".
     var formatName: String {

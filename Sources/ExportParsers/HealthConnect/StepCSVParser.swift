@@ -1,3 +1,5 @@
+import HealthDays
+import StreamingText
 /// Streams a step CSV (Health Connect records or day totals written by exporter apps, or Google
 /// Fit Takeout's daily summary and per-day files) and hands its steps to a `StepSink`.
 ///

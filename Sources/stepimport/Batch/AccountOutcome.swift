@@ -1,6 +1,7 @@
 import BackendUpload
 import ExportParsers
 import Foundation
+import HealthDays
 
 /// What happened to one account of a batch: for the progress lines, the journal, the end
 /// table and the report.

@@ -1,6 +1,7 @@
 import BackendUpload
 import ExportParsers
 import Foundation
+import HealthDays
 
 /// `stepimport batch MANIFEST`: every account of a manifest (or of one shard of it), read in its
 /// own zone and printed, planned or posted, on `--jobs` threads, with a journal that makes a

@@ -1,5 +1,6 @@
 import BackendUpload
 import Foundation
+import HealthDays
 
 /// Standard error during a batch: one line per finished account, and a progress line (accounts
 /// done, failed and to go, rate, time left) redrawn in place on a terminal, or written every

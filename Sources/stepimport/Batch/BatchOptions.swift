@@ -1,5 +1,6 @@
 import BackendUpload
 import Foundation
+import HealthDays
 
 /// What `stepimport batch` was asked to do.
 struct BatchOptions {

@@ -1,6 +1,7 @@
 import BackendUpload
 import ExportParsers
 import Foundation
+import HealthDays
 
 /// The whole batch, for `--report FILE` (JSON) and the closing lines.
 struct BatchReport: Encodable {

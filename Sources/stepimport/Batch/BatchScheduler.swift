@@ -1,6 +1,7 @@
 import BackendUpload
 import ExportParsers
 import Foundation
+import HealthDays
 
 /// Runs a batch's accounts on `jobs` threads, one account per thread at a time, recording
 /// each outcome in the journal the moment it is known.

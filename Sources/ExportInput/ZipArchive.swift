@@ -1,0 +1,115 @@
+import CLibZip
+
+import Glibc
+import HealthDays
+
+/// A zip archive opened read-only through libzip.
+///
+/// Opened without `ZIP_CHECKCONS`: Apple's own export zips fail that consistency check
+/// although every entry reads correctly. Released with `zip_discard`, which never writes.
+public final class ZipArchive {
+    /// One file in the archive.
+    public struct Entry: Sendable {
+        public let index: UInt64
+        /// The name as libzip decodes it (UTF-8, or CP437 converted to UTF-8 when the flag is missing).
+        public let name: String
+        /// The uncompressed size.
+        public let size: Int64
+        public var isDirectory: Bool { name.hasSuffix("/") }
+    }
+
+    public let location: InputLocation
+    private let archive: OpaquePointer
+    public private(set) var entries: [Entry] = []
+
+    /// Opens the zip file at `path`.
+    public convenience init(path: String, location: InputLocation) throws(ExportError) {
+        var code: Int32 = 0
+        guard let archive = zip_open(path, ZIP_RDONLY, &code) else {
+            throw ZipArchive.openError(code: code, location: location)
+        }
+        try self.init(archive: archive, location: location)
+    }
+
+    /// Opens a zip from a descriptor positioned at its start; libzip owns and closes the descriptor.
+    public convenience init(descriptor: Int32, location: InputLocation) throws(ExportError) {
+        var code: Int32 = 0
+        guard let archive = zip_fdopen(descriptor, 0, &code) else {
+            close(descriptor)
+            throw ZipArchive.openError(code: code, location: location)
+        }
+        try self.init(archive: archive, location: location)
+    }
+
+    private init(archive: OpaquePointer, location: InputLocation) throws(ExportError) {
+        self.archive = archive
+        self.location = location
+        let count = zip_get_num_entries(archive, 0)
+        guard count >= 0 else {
+            throw ExportError.badArchive(location, reason: String(cString: zip_strerror(archive)))
+        }
+        for index in 0..<UInt64(count) {
+            var info = zip_stat_t()
+            zip_stat_init(&info)
+            guard zip_stat_index(archive, index, 0, &info) == 0, let name = info.name else { continue }
+            entries.append(Entry(index: index, name: String(cString: name), size: Int64(info.size)))
+        }
+    }
+
+    deinit {
+        zip_discard(archive)
+    }
+
+    /// Opens one entry for streaming its decompressed bytes.
+    public func open(_ entry: Entry) throws(ExportError) -> ZipEntryStream {
+        guard let file = zip_fopen_index(archive, entry.index, 0) else {
+            throw ExportError.badArchive(location.entering(entry.name), reason: String(cString: zip_strerror(archive)))
+        }
+        return ZipEntryStream(archive: self, file: file, entry: entry)
+    }
+
+    private static func openError(code: Int32, location: InputLocation) -> ExportError {
+        var error = zip_error_t()
+        zip_error_init_with_code(&error, code)
+        defer { zip_error_fini(&error) }
+        let reason = String(cString: zip_error_strerror(&error))
+        switch code {
+        case ZIP_ER_NOENT:
+            return .notFound(path: location.path)
+        case ZIP_ER_OPEN, ZIP_ER_READ:
+            return .unreadable(location, reason: reason)
+        case ZIP_ER_NOZIP, ZIP_ER_INCONS:
+            return .badArchive(location, reason: "\(reason); its directory, at the end of the file, is missing or damaged (a truncated download?)")
+        default:
+            return .badArchive(location, reason: reason)
+        }
+    }
+}
+
+/// The decompressed bytes of one zip entry, read front to back without extracting it.
+public final class ZipEntryStream: ByteStream {
+    public let location: InputLocation
+    public let totalBytes: Int64?
+    private let archive: ZipArchive
+    private let file: OpaquePointer
+
+    init(archive: ZipArchive, file: OpaquePointer, entry: ZipArchive.Entry) {
+        self.archive = archive
+        self.file = file
+        self.location = archive.location.entering(entry.name)
+        self.totalBytes = entry.size
+    }
+
+    deinit {
+        zip_fclose(file)
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(ExportError) -> Int {
+        let count = zip_fread(file, buffer.baseAddress!, UInt64(buffer.count))
+        guard count >= 0 else {
+            let reason = String(cString: zip_error_strerror(zip_file_get_error(file)))
+            throw ExportError.badArchive(location, reason: reason)
+        }
+        return Int(count)
+    }
+}

@@ -1,0 +1,266 @@
+import Glibc
+import Foundation
+
+/// One sample (or day total) as the duplicate filter sees it: its identity and what is needed
+/// to bucket it later.
+struct SampleRecord {
+    /// Start in ms since 1970, or the day number for a day total.
+    var startMs: Int64
+    /// End in ms since 1970, or `Int64.min` for a day total.
+    var endMs: Int64
+    var value: Double
+    var source: Int32
+    /// Offset in seconds east of UTC; meaningful only when `hasOffset`.
+    var offset: Int32
+    var flags: UInt32
+
+    static let hasOffset: UInt32 = 1
+    static let wallClock: UInt32 = 2
+    static let dayTotal: UInt32 = 4
+    /// A record already counted before the filter began to spill: it only makes later copies duplicates.
+    static let alreadyCounted: UInt32 = 8
+
+    var isDayTotal: Bool { flags & SampleRecord.dayTotal != 0 }
+
+    init(_ sample: StepSample, source: Int32) {
+        startMs = sample.startMs
+        endMs = sample.endMs
+        value = sample.value
+        self.source = source
+        offset = sample.offsetSeconds ?? 0
+        flags = (sample.offsetSeconds != nil ? SampleRecord.hasOffset : 0) | (sample.wallClock ? SampleRecord.wallClock : 0)
+    }
+
+    init(day: LocalDate, steps: Double, source: Int32) {
+        startMs = Int64(day.daysSinceEpoch)
+        endMs = Int64.min
+        value = steps
+        self.source = source
+        offset = 0
+        flags = SampleRecord.dayTotal
+    }
+
+    init(startMs: Int64, endMs: Int64, value: Double, source: Int32, flags: UInt32) {
+        self.startMs = startMs
+        self.endMs = endMs
+        self.value = value
+        self.source = source
+        offset = 0
+        self.flags = flags
+    }
+
+    var sample: StepSample {
+        StepSample(startMs: startMs, endMs: endMs, offsetSeconds: flags & SampleRecord.hasOffset != 0 ? offset : nil,
+                   value: value, wallClock: flags & SampleRecord.wallClock != 0)
+    }
+}
+
+/// Drops exact duplicates (same source, start, end and value), in bounded memory.
+///
+/// Exact duplicates can be anywhere in an export, so every distinct sample must be remembered.
+/// Up to `inMemoryLimit` distinct samples are kept in a hash set. Past that the filter spills:
+/// every key seen so far is written, marked as already counted, to one of 64 temporary files
+/// chosen by the key's hash, and so is every later sample. At the end each file is read back
+/// on its own, in order: the first copy of a key wins, and only the spilled samples that won
+/// are handed on. Memory stays flat whatever the number of samples; the temporary files
+/// (40 bytes a sample) are unlinked as soon as they are made.
+final class DuplicateFilter {
+    enum Verdict {
+        /// First sighting: bucket it now.
+        case new
+        /// A copy of a sample seen before.
+        case duplicate
+        /// Written to a spill file; decided by `drain`.
+        case deferred
+    }
+
+    private let inMemoryLimit: Int
+    private var packed = Set<PackedSampleKey>()
+    private var wide = Set<WideSampleKey>()
+    private var spill: SpillFiles?
+    private var spillError: ExportError?
+
+    /// Whether the filter has begun to spill to disk.
+    var isSpilling: Bool { spill != nil }
+
+    init(inMemoryLimit: Int) {
+        self.inMemoryLimit = inMemoryLimit
+    }
+
+    func check(_ record: SampleRecord) -> Verdict {
+        if let spill {
+            if spillError == nil {
+                do { try spill.append(record) } catch { spillError = error }
+            }
+            return .deferred
+        }
+        let inserted: Bool
+        if let key = PackedSampleKey(record) {
+            inserted = packed.insert(key).inserted
+        } else {
+            inserted = wide.insert(WideSampleKey(record)).inserted
+        }
+        guard inserted else { return .duplicate }
+        if packed.count + wide.count > inMemoryLimit {
+            startSpilling()
+        }
+        return .new
+    }
+
+    /// Ends the input: hands every spilled record that is the first of its kind to `body`, and
+    /// returns how many spilled records were duplicates.
+    func drain(_ body: (SampleRecord) -> Void) throws(ExportError) -> Int {
+        if let spillError { throw spillError }
+        guard let spill else { return 0 }
+        defer { self.spill = nil }
+        var duplicates = 0
+        try spill.readBack { partition throws(ExportError) in
+            var seenPacked = Set<PackedSampleKey>()
+            var seenWide = Set<WideSampleKey>()
+            for record in partition {
+                let inserted: Bool
+                if let key = PackedSampleKey(record) {
+                    inserted = seenPacked.insert(key).inserted
+                } else {
+                    inserted = seenWide.insert(WideSampleKey(record)).inserted
+                }
+                if !inserted {
+                    if record.flags & SampleRecord.alreadyCounted == 0 { duplicates += 1 }
+                } else if record.flags & SampleRecord.alreadyCounted == 0 {
+                    body(record)
+                }
+            }
+        }
+        return duplicates
+    }
+
+    private func startSpilling() {
+        do {
+            let files = try SpillFiles()
+            for key in packed {
+                try files.append(key.record)
+            }
+            for key in wide {
+                try files.append(key.record)
+            }
+            spill = files
+        } catch {
+            spillError = error
+            spill = nil
+            return
+        }
+        packed = []
+        wide = []
+    }
+}
+
+/// The 64 temporary files of a spilling `DuplicateFilter`, with a write buffer each.
+private final class SpillFiles {
+    static let partitions = 64
+    static let bufferRecords = 1024
+    private var descriptors: [Int32] = []
+    private var buffers: [[SampleRecord]]
+    private let location = InputLocation(path: "temporary files")
+
+    init() throws(ExportError) {
+        buffers = Array(repeating: [], count: SpillFiles.partitions)
+        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        for _ in 0..<SpillFiles.partitions {
+            var template = Array("\(directory)/stepimport-duplicates-XXXXXX".utf8CString)
+            let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard descriptor >= 0 else {
+                let reason = String(cString: strerror(errno))
+                closeAll()
+                throw ExportError.unreadable(location, reason: "cannot create a temporary file in \(directory) for the duplicate check: \(reason)")
+            }
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+            descriptors.append(descriptor)
+        }
+    }
+
+    deinit {
+        closeAll()
+    }
+
+    private func closeAll() {
+        for descriptor in descriptors { close(descriptor) }
+        descriptors = []
+    }
+
+    func append(_ record: SampleRecord) throws(ExportError) {
+        let partition = Int(record.partitionHash >> 58)
+        buffers[partition].append(record)
+        if buffers[partition].count >= SpillFiles.bufferRecords {
+            try flush(partition)
+        }
+    }
+
+    private func flush(_ partition: Int) throws(ExportError) {
+        let descriptor = descriptors[partition]
+        let failure: Int32? = buffers[partition].withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure {
+            throw ExportError.unreadable(location, reason: "cannot write the duplicate check's temporary file: \(String(cString: strerror(failure)))")
+        }
+        buffers[partition].removeAll(keepingCapacity: true)
+    }
+
+    /// Calls `body` once per partition with all its records, in the order they were appended.
+    func readBack(_ body: ([SampleRecord]) throws(ExportError) -> Void) throws(ExportError) {
+        let stride = MemoryLayout<SampleRecord>.stride
+        for partition in 0..<SpillFiles.partitions {
+            try flush(partition)
+            let descriptor = descriptors[partition]
+            let size = lseek(descriptor, 0, SEEK_END)
+            guard size >= 0, lseek(descriptor, 0, SEEK_SET) == 0 else {
+                throw ExportError.unreadable(location, reason: String(cString: strerror(errno)))
+            }
+            var records = [SampleRecord](unsafeUninitializedCapacity: Int(size) / stride) { buffer, count in
+                count = 0
+                let raw = UnsafeMutableRawBufferPointer(buffer)
+                var offset = 0
+                while offset < Int(size) {
+                    let got = read(descriptor, raw.baseAddress! + offset, Int(size) - offset)
+                    if got <= 0 {
+                        if got < 0 && errno == EINTR { continue }
+                        break
+                    }
+                    offset += got
+                }
+                count = offset / stride
+            }
+            guard records.count * stride == Int(size) else {
+                throw ExportError.unreadable(location, reason: "the duplicate check's temporary file could not be read back")
+            }
+            try body(records)
+            records = []
+            // Free the disk space of what has been read.
+            _ = ftruncate(descriptor, 0)
+        }
+        closeAll()
+    }
+}
+
+extension SampleRecord {
+    /// A well-mixed hash of the record's identity, for choosing its spill file.
+    var partitionHash: UInt64 {
+        var hash = UInt64(bitPattern: startMs) &* 0x9E37_79B9_7F4A_7C15
+        hash ^= UInt64(bitPattern: endMs) &* 0xC2B2_AE3D_27D4_EB4F
+        hash ^= (value == 0 ? 0 : value.bitPattern) &* 0x1656_67B1_9E37_79F9
+        hash ^= UInt64(UInt32(bitPattern: source)) &* 0x27D4_EB2F_1656_67C5
+        hash ^= hash >> 31
+        hash &*= 0x94D0_49BB_1331_11EB
+        hash ^= hash >> 29
+        return hash
+    }
+}

@@ -1,0 +1,54 @@
+/// Interns source names so that each is decoded and stored once, however many samples name it.
+///
+/// Exports name a handful of sources millions of times; a linear scan over the few known
+/// names (comparing bytes) answers without allocating, and a dictionary takes over when
+/// an input has many sources.
+struct SourceTable {
+    private(set) var names: [String] = []
+    private var utf8Names: [[UInt8]] = []
+    private var index: [[UInt8]: Int32] = [:]
+    private var lastID: Int32 = -1
+    private static let linearLimit = 32
+
+    /// The id of the source spelled by these UTF-8 bytes, adding it when new.
+    mutating func id(forUTF8 bytes: UnsafeRawBufferPointer) -> Int32 {
+        if lastID >= 0 && equal(utf8Names[Int(lastID)], bytes) {
+            return lastID
+        }
+        if utf8Names.count <= SourceTable.linearLimit {
+            for (candidate, name) in utf8Names.enumerated() where equal(name, bytes) {
+                lastID = Int32(candidate)
+                return lastID
+            }
+        } else if let known = index[Array(bytes)] {
+            lastID = known
+            return known
+        }
+        return add(Array(bytes))
+    }
+
+    /// The id of a source given as a string, adding it when new.
+    mutating func id(for name: String) -> Int32 {
+        var name = name
+        return name.withUTF8 { id(forUTF8: UnsafeRawBufferPointer($0)) }
+    }
+
+    private mutating func add(_ bytes: [UInt8]) -> Int32 {
+        let newID = Int32(names.count)
+        names.append(String(decoding: bytes, as: UTF8.self))
+        utf8Names.append(bytes)
+        index[bytes] = newID
+        lastID = newID
+        return newID
+    }
+
+    @inline(__always)
+    private func equal(_ name: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard name.count == bytes.count else { return false }
+        return name.withUnsafeBytes { stored in
+            bytes.count == 0 || memcmp(stored.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+        }
+    }
+}
+
+import Glibc

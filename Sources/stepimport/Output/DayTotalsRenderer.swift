@@ -1,0 +1,123 @@
+import Foundation
+import HealthDays
+import StreamingText
+
+/// Renders day totals as a table, the API's JSON body or CSV.
+public struct DayTotalsRenderer: Sendable {
+    public let format: OutputFormat
+    /// Show every source's total per day and mark the winner.
+    public let bySource: Bool
+    /// Words for the table footer: which zone rule placed the samples.
+    public let zoneDescription: String
+
+    public init(format: OutputFormat, bySource: Bool, zoneDescription: String) {
+        self.format = format
+        self.bySource = bySource
+        self.zoneDescription = zoneDescription
+    }
+
+    /// The whole output, ending with a newline.
+    public func render(_ days: [DayTotal]) -> String {
+        switch format {
+        case .table: return bySource ? tableBySource(days) : table(days)
+        case .json: return bySource ? jsonBySource(days) : json(days)
+        case .csv: return bySource ? csvBySource(days) : csv(days)
+        }
+    }
+
+    // MARK: - JSON
+
+    private func json(_ days: [DayTotal]) -> String {
+        var out = "{\"days\":["
+        for (index, day) in days.enumerated() {
+            if index > 0 { out += "," }
+            out += "{\"date\":\"\(day.date)\",\"steps\":\(day.steps)}"
+        }
+        return out + "]}\n"
+    }
+
+    private func jsonBySource(_ days: [DayTotal]) -> String {
+        var out = "{\"days\":["
+        for (index, day) in days.enumerated() {
+            if index > 0 { out += "," }
+            out += "{\"date\":\"\(day.date)\",\"steps\":\(day.steps),\"source\":\(JSONString.literal(day.source)),\"sources\":["
+            for (rank, source) in day.sources.enumerated() {
+                if rank > 0 { out += "," }
+                out += "{\"source\":\(JSONString.literal(source.source)),\"steps\":\(source.steps),\"winner\":\(rank == 0)}"
+            }
+            out += "]}"
+        }
+        return out + "]}\n"
+    }
+
+    // MARK: - CSV
+
+    private func csv(_ days: [DayTotal]) -> String {
+        var out = "date,steps,source\n"
+        for day in days {
+            out += "\(day.date),\(day.steps),\(csvField(day.source))\n"
+        }
+        return out
+    }
+
+    private func csvBySource(_ days: [DayTotal]) -> String {
+        var out = "date,source,steps,winner\n"
+        for day in days {
+            for (rank, source) in day.sources.enumerated() {
+                out += "\(day.date),\(csvField(source.source)),\(source.steps),\(rank == 0 ? "yes" : "no")\n"
+            }
+        }
+        return out
+    }
+
+    // MARK: - Table
+
+    private func table(_ days: [DayTotal]) -> String {
+        guard !days.isEmpty else { return footer(days) }
+        let stepsWidth = max(5, days.map { String($0.steps).count }.max() ?? 0)
+        var out = "Date        " + pad("Steps", stepsWidth, right: true) + "  Source\n"
+        for day in days {
+            out += "\(day.date)  " + pad(String(day.steps), stepsWidth, right: true) + "  \(printable(day.source))\n"
+        }
+        return out + footer(days)
+    }
+
+    private func tableBySource(_ days: [DayTotal]) -> String {
+        guard !days.isEmpty else { return footer(days) }
+        let sourceWidth = max(6, days.flatMap { $0.sources.map { printable($0.source).count } }.max() ?? 0) + 2
+        let stepsWidth = max(5, days.flatMap { $0.sources.map { String($0.steps).count } }.max() ?? 0)
+        var out = "Date        " + pad("Source", sourceWidth, right: false) + "  " + pad("Steps", stepsWidth, right: true) + "\n"
+        for day in days {
+            for (rank, source) in day.sources.enumerated() {
+                let date = rank == 0 ? "\(day.date)  " : String(repeating: " ", count: 12)
+                let name = (rank == 0 ? "* " : "  ") + printable(source.source)
+                out += date + pad(name, sourceWidth, right: false) + "  " + pad(String(source.steps), stepsWidth, right: true) + "\n"
+            }
+        }
+        return out + footer(days) + "* the highest source: the day's total. Sources are never added together.\n"
+    }
+
+    private func footer(_ days: [DayTotal]) -> String {
+        guard let first = days.first, let last = days.last else {
+            return "No days with steps. Zone: \(zoneDescription).\n"
+        }
+        let count = days.count == 1 ? "1 day" : "\(days.count) days"
+        return "\n\(count) with steps, \(first.date) to \(last.date). Zone: \(zoneDescription).\n"
+    }
+
+    private func pad(_ text: String, _ width: Int, right: Bool) -> String {
+        let padding = String(repeating: " ", count: max(0, width - text.count))
+        return right ? padding + text : text + padding
+    }
+
+    /// Source names are opaque data: keep control characters out of a terminal.
+    private func printable(_ name: String) -> String {
+        String(String.UnicodeScalarView(name.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
+    }
+}
+
+/// A CSV field, quoted per RFC 4180 when it holds a comma, quote or line break.
+func csvField(_ text: String) -> String {
+    guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+    return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}

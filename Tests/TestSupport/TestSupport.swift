@@ -1,0 +1,64 @@
+import Foundation
+import HealthDays
+
+/// Collects what a reader hands over, for assertions.
+public final class SampleCollector: StepSink {
+    public struct Entry: Equatable, Sendable {
+        public let source: String
+        public let sample: StepSample
+
+        public init(source: String, sample: StepSample) {
+            self.source = source
+            self.sample = sample
+        }
+    }
+    public private(set) var entries: [Entry] = []
+
+    public struct DayEntry: Equatable, Sendable {
+        public let date: LocalDate
+        public let steps: Double
+        public let source: String
+
+        public init(date: LocalDate, steps: Double, source: String) {
+            self.date = date
+            self.steps = steps
+            self.source = source
+        }
+    }
+    public private(set) var dayTotals: [DayEntry] = []
+
+    public init() {}
+
+    public func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer) {
+        entries.append(Entry(source: String(decoding: sourceUTF8, as: UTF8.self), sample: sample))
+    }
+
+    public func addDayTotal(_ date: LocalDate, steps: Double, sourceUTF8: UnsafeRawBufferPointer) {
+        dayTotals.append(DayEntry(date: date, steps: steps, source: String(decoding: sourceUTF8, as: UTF8.self)))
+    }
+}
+
+/// Paths shared by the tests.
+public enum TestPaths {
+    /// The package root, found from this file's place in it.
+    public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// `../shared/fixtures`, beside the checkout (CI lays it there too).
+    public static let sharedFixtures = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
+    public static let expected = packageRoot.appendingPathComponent("Tests/Fixtures/expected")
+}
+
+/// Milliseconds since 1970 for a UTC wall time, for building samples by hand.
+public func utcMs(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) -> Int64 {
+    let days = Int64(LocalDate(year: year, month: month, day: day)!.daysSinceEpoch)
+    return (days * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000
+}
+
+public func date(_ text: String) -> LocalDate {
+    LocalDate(text)!
+}
+
+extension Array where Element == DayTotal {
+    /// `date=steps` pairs, for compact assertions.
+    public var pairs: [String] { map { "\($0.date)=\($0.steps)" } }
+}
