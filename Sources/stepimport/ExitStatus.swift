@@ -68,7 +68,7 @@ enum CommandError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .export(let error): return error.description
+        case .export(let error): return error.message
         case .output(let message): return message
         case .upload(let error): return error.description
         }

@@ -71,18 +71,18 @@ struct AppleExportLocatorTests {
         let file: String
         /// Entry names the message must list, so that the user sees what the zip held.
         let listed: [String]
-        /// A word the hint must contain; nil when there must be no hint.
-        let hint: String?
+        /// The remedy the error must name; nil when there must be none.
+        let remedy: Remedy?
         var testDescription: String { file }
     }
 
     static let refusedZips: [RefusedZip] = [
-        RefusedZip(file: "no-export.zip", listed: ["notes.txt", "workout-routes/route_1.gpx"], hint: nil),
-        RefusedZip(file: "health-connect.zip", listed: ["health_connect_export.db"], hint: "stepimport hc"),
+        RefusedZip(file: "no-export.zip", listed: ["notes.txt", "workout-routes/route_1.gpx"], remedy: nil),
+        RefusedZip(file: "health-connect.zip", listed: ["health_connect_export.db"], remedy: .useReader(for: .healthConnectZip)),
         // Both entries carry `HealthData` in their first KiB: only skipping them by name refuses this zip.
         RefusedZip(file: "decoys-only.zip",
                    listed: ["__MACOSX/apple_health_export/._export.xml", "apple_health_export/export_cda.xml"],
-                   hint: nil),
+                   remedy: nil),
     ]
 
     @Test("a zip without an Apple export is refused as not an export", arguments: refusedZips)
@@ -90,7 +90,7 @@ struct AppleExportLocatorTests {
         let zips = try Self.generated()
         let path = zips.path(zip.file)
         let error = try #require(Self.failure(reading: path))
-        guard case .notAnExport(let location, _, let found, let hint) = error else {
+        guard case .notAnExport(let location, _, let found, let remedy) = error else {
             Issue.record("expected .notAnExport, got \(error)")
             return
         }
@@ -98,11 +98,7 @@ struct AppleExportLocatorTests {
         for name in zip.listed {
             #expect(found.contains(name), "\(found)")
         }
-        if let word = zip.hint {
-            #expect(hint?.contains(word) == true, "hint: \(hint ?? "none")")
-        } else {
-            #expect(hint == nil)
-        }
+        #expect(remedy == zip.remedy)
     }
 
     // MARK: - The unpacked folder and the bare XML
@@ -245,7 +241,7 @@ struct AppleExportLocatorTests {
         ("export.zip", false),
     ])
     func decoyNames(_ name: String, isDecoy: Bool) {
-        #expect(AppleExportLocator.isDecoy(name) == isDecoy)
+        #expect(InputOpener.isDecoy(name) == isDecoy)
     }
 
     // MARK: - Helpers
@@ -312,7 +308,7 @@ struct AppleExportLocatorTests {
         #expect(summary.parse.records == expected.records, sourceLocation: sourceLocation)
         #expect(summary.parse.stepRecords == expected.stepRecords, sourceLocation: sourceLocation)
         #expect(summary.parse.nestedStepRecords == expected.nestedStepRecords, sourceLocation: sourceLocation)
-        #expect(summary.parse.skippedRecords == 0, sourceLocation: sourceLocation)
+        #expect(summary.parse.skipped.count == 0, sourceLocation: sourceLocation)
         #expect(summary.skippedDoctype, sourceLocation: sourceLocation)
         let xmlBytes = try #require(expected.xmlBytes[variant.rawValue], sourceLocation: sourceLocation)
         #expect(summary.bytesRead == xmlBytes, sourceLocation: sourceLocation)

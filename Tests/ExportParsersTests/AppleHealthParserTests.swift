@@ -139,8 +139,8 @@ import TestSupport
 
         let (entries, statistics) = try Self.parse(text, chunk: 100, policy: .skip)
         #expect(entries == Array(Self.expected.dropFirst()))
-        #expect(statistics.skippedRecords == 1)
-        #expect(statistics.skippedExamples.first?.line == 13)
+        #expect(statistics.skipped.count == 1)
+        #expect(statistics.skipped.examples.first?.line == 13)
     }
 
     @Test func aMissingAttributeIsAnInvalidRecord() throws {

@@ -172,7 +172,7 @@ private struct TestFailure: Error, CustomStringConvertible {
         #expect(statistics.samples == 6)
         #expect(statistics.rowsWithoutOffset == 1)
         #expect(statistics.schemaVersion == 20)
-        #expect(statistics.skippedRecords == 0)
+        #expect(statistics.skipped.count == 0)
         #expect(statistics.activityPriority == ["com.sec.android.app.shealth", "android", "com.google.android.apps.fitness"])
         #expect(statistics.origins == [
             .init(packageName: "(unknown)", source: "(unknown)", rows: 2),
@@ -239,7 +239,7 @@ private struct TestFailure: Error, CustomStringConvertible {
             return
         }
         #expect(message.contains("row_id 2: \(problem)"))
-        #expect(message.contains("(use --skip-invalid"))
+        #expect(readError(path)?.remedy == .skipInvalid)
     }
 
     @Test func invalidRowsAreSkippedAndCountedWhenAsked() throws {
@@ -254,9 +254,9 @@ private struct TestFailure: Error, CustomStringConvertible {
         #expect(collector.entries.map(\.sample.value) == [10, 11])
         #expect(statistics.rows == 2 + Self.invalidRows.count)
         #expect(statistics.samples == 2)
-        #expect(statistics.skippedRecords == Self.invalidRows.count)
-        #expect(statistics.skippedExamples.count == 5)
-        #expect(statistics.skippedExamples.first?.problem == "steps_record_table row_id 2: start_time is NULL")
+        #expect(statistics.skipped.count == Self.invalidRows.count)
+        #expect(statistics.skipped.examples.count == 5)
+        #expect(statistics.skipped.examples.first?.problem == "steps_record_table row_id 2: start_time is NULL")
         #expect(statistics.origins.first?.rows == 1 + Self.invalidRows.count)
     }
 

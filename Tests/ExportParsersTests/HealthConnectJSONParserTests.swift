@@ -156,7 +156,7 @@ func feedJSON(_ bytes: [UInt8], to parser: HealthConnectJSONParser, chunk: Int) 
         let (collector, statistics) = try Self.parse(text)
         #expect(collector.entries.map(\.sample.value) == [120])
         #expect(statistics.records == 1)
-        #expect(statistics.skippedRecords == 0)
+        #expect(statistics.skipped.count == 0)
         let bad = try #require(Self.failure(#"[{"type":"Steps","count":5}]"#))
         #expect(bad.message.hasPrefix("a steps record with no start time and no date"))
     }
@@ -439,20 +439,21 @@ func feedJSON(_ bytes: [UInt8], to parser: HealthConnectJSONParser, chunk: Int) 
         #expect(error.kind == .invalidRecord)
         #expect(error.line == 3)
         #expect(error.column == 3)
-        #expect(error.message == bad.problem + " (use --skip-invalid to skip such records and report them)")
+        #expect(error.message == bad.problem)
+        #expect(ExportError(error, at: InputLocation(path: "dump.json"), expected: .healthConnect, grammar: "JSON").remedy == .skipInvalid)
 
         let (collector, statistics) = try Self.parse(text, chunk: 7, policy: .skip)
         #expect(collector.entries.count + collector.dayTotals.count == 2)
-        #expect(statistics.skippedRecords == 1)
-        #expect(statistics.skippedExamples == [SkippedRecord(line: 3, column: 3, problem: bad.problem)])
+        #expect(statistics.skipped.count == 1)
+        #expect(statistics.skipped.examples == [SkippedRecord(line: 3, column: 3, problem: bad.problem)])
     }
 
     @Test func onlyTheFirstFewSkippedRecordsAreKept() throws {
         let bad = #"{"start":"2024-05-01T08:00:00Z","end":"2024-05-01T08:01:00Z","count":"?"}"#
         let text = "[" + Array(repeating: bad, count: 12).joined(separator: ",\n") + "]"
         let (_, statistics) = try Self.parse(text, policy: .skip)
-        #expect(statistics.skippedRecords == 12)
-        #expect(statistics.skippedExamples.map(\.line) == [1, 2, 3, 4, 5])
+        #expect(statistics.skipped.count == 12)
+        #expect(statistics.skipped.examples.map(\.line) == [1, 2, 3, 4, 5])
     }
 
     // MARK: - Not step data

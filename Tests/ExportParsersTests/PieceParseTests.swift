@@ -90,7 +90,7 @@ import TestSupport
         #expect(counts.byWorkers > 3, "the error is in a later piece")
         // Skipped instead, every example keeps its line and column.
         let skipped = Self.sequential(bytes, policy: .skip)
-        #expect((skipped.statistics?.skippedRecords ?? 0) > 3)
+        #expect((skipped.statistics?.skipped.count ?? 0) > 3)
         #expect(Self.inPieces(bytes, policy: .skip, workers: 2, pieceSize: 300) == skipped)
     }
 

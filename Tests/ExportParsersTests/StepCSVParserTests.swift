@@ -449,21 +449,21 @@ import TestSupport
         #expect(error.line == 4)
         #expect(error.column == bad.field)
         #expect(error.message.contains(bad.message), "\(error.message)")
-        #expect(error.message.hasSuffix("(use --skip-invalid to skip such records and report them)"))
+        #expect(ExportError(error, at: InputLocation(path: "2024-01-01.csv"), expected: .healthConnect, grammar: "CSV").remedy == .skipInvalid)
 
         let skipped = try Self.parse(text, chunk: 3, policy: .skip, fileName: "2024-01-01.csv")
         #expect(skipped.entries.count + skipped.dayTotals.count == 2)
         #expect(skipped.statistics.rows == 3)
-        #expect(skipped.statistics.skippedRecords == 1)
-        let problem = String(error.message.dropLast(" (use --skip-invalid to skip such records and report them)".count))
-        #expect(skipped.statistics.skippedExamples == [SkippedRecord(line: 4, column: bad.field, problem: problem)])
+        #expect(skipped.statistics.skipped.count == 1)
+        let problem = error.message
+        #expect(skipped.statistics.skipped.examples == [SkippedRecord(line: 4, column: bad.field, problem: problem)])
     }
 
     @Test func onlyTheFirstFewSkippedRowsAreKept() throws {
         var text = "date,steps\n"
         for day in 1...9 { text += "2024-01-0\(day),x\n" }
         let outcome = try Self.parse(text, policy: .skip)
-        #expect(outcome.statistics.skippedRecords == 9)
-        #expect(outcome.statistics.skippedExamples.map(\.line) == [2, 3, 4, 5, 6])
+        #expect(outcome.statistics.skipped.count == 9)
+        #expect(outcome.statistics.skipped.examples.map(\.line) == [2, 3, 4, 5, 6])
     }
 }

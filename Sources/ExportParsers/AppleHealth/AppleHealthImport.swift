@@ -180,11 +180,7 @@ extension AppleParseStatistics {
         records += other.records
         stepRecords += other.stepRecords
         nestedStepRecords += other.nestedStepRecords
-        skippedRecords += other.skippedRecords
-        for example in other.skippedExamples where skippedExamples.count < AppleHealthParser.maxSkippedExamples {
-            skippedExamples.append(SkippedRecord(line: example.line + lineShift, column: example.column,
-                                                 problem: example.problem))
-        }
+        skipped.add(other.skipped, lineShift: lineShift)
         if locale == nil { locale = other.locale }
     }
 }
@@ -197,7 +193,7 @@ extension AppleImportSummary {
         summary.format = "Apple Health XML" + (parse.locale.map { ", locale \($0)" } ?? "")
         summary.bytesRead = bytesRead
         summary.stepRecords = parse.stepRecords
-        summary.otherRecords = parse.records - parse.stepRecords - parse.skippedRecords
+        summary.otherRecords = parse.records - parse.stepRecords - parse.skipped.count
         if parse.nestedStepRecords > 0 {
             summary.notes.append("\(parse.nestedStepRecords) step record\(parse.nestedStepRecords == 1 ? "" : "s") inside Correlation elements left out (Apple repeats them at top level)")
         }
@@ -207,7 +203,7 @@ extension AppleImportSummary {
             repairs.append("\(droppedControlCharacters) stray control character\(droppedControlCharacters == 1 ? "" : "s") dropped")
         }
         if !repairs.isEmpty { summary.notes.append(repairs.joined(separator: "; ")) }
-        summary.addSkipped(parse.skippedRecords, examples: parse.skippedExamples, at: location)
+        summary.addSkipped(parse.skipped, at: location)
         return summary
     }
 }

@@ -11,10 +11,8 @@ public struct AppleParseStatistics: Equatable, Sendable {
     public var stepRecords = 0
     /// Step count records inside `Correlation` and other elements, ignored (Apple repeats them at top level).
     public var nestedStepRecords = 0
-    /// Step records skipped under `InvalidRecordPolicy.skip`.
-    public var skippedRecords = 0
-    /// The first few skipped records.
-    public var skippedExamples: [SkippedRecord] = []
+    /// Records skipped under `InvalidRecordPolicy.skip`, with the first few.
+    public var skipped = SkippedRecords()
     /// The `HealthKit Export Version` is not read; the locale of `<HealthData>` is, for the report.
     public var locale: String? = nil
 }
@@ -41,7 +39,6 @@ public final class AppleHealthParser {
 
     private static let stepType: [UInt8] = Array("HKQuantityTypeIdentifierStepCount".utf8)
     private static let unknownSource: [UInt8] = Array("(unknown)".utf8)
-    static let maxSkippedExamples = 5
 
     public convenience init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy = .fail) {
         self.init(sink: sink, invalidRecords: policy, lineOffset: 0, rootLine: 1)
@@ -274,14 +271,8 @@ public final class AppleHealthParser {
     }
 
     private func invalid(_ problem: String) {
-        switch policy {
-        case .fail:
-            fail(.invalidRecord, problem + " (use --skip-invalid to skip such records and report them)")
-        case .skip:
-            statistics.skippedRecords += 1
-            if statistics.skippedExamples.count < AppleHealthParser.maxSkippedExamples {
-                statistics.skippedExamples.append(SkippedRecord(line: currentLine, column: currentColumn, problem: problem))
-            }
+        if let failure = policy.reject(line: currentLine, column: currentColumn, problem, skipped: &statistics.skipped) {
+            fail(failure.kind, failure.message)
         }
     }
 

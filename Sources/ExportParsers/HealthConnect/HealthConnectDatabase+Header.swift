@@ -42,14 +42,14 @@ extension HealthConnectDatabase {
 
     /// Checks the magic string, the page size and, where the header records it, the database's length.
     static func checkHeader(_ header: ArraySlice<UInt8>, fileSize: Int64, location: InputLocation) throws(ExportError) {
-        let hint = "Health Connect's export is the file health_connect_export.db inside Health Connect.zip"
+        let hint = Remedy.useHealthConnectDatabase
         if header.isEmpty {
-            throw ExportError.notAnExport(location, expected: .healthConnect, found: "the file is empty", hint: hint)
+            throw ExportError.notAnExport(location, expected: .healthConnect, found: "the file is empty", remedy: hint)
         }
         guard header.count >= magic.count, header.prefix(magic.count).elementsEqual(magic) else {
             throw ExportError.notAnExport(location, expected: .healthConnect,
                                           found: "it is not an SQLite database (it does not start with \"SQLite format 3\")",
-                                          hint: hint)
+                                          remedy: hint)
         }
         let truncated = "the database is truncated"
         let again = "copy it again from the phone or make a new export (Settings > Health Connect > Backup and restore)"

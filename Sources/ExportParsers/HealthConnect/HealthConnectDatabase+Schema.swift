@@ -30,12 +30,12 @@ extension HealthConnectDatabase {
                 : (shown.count == 1 ? "table " : "tables ") + shown.prefix(8).joined(separator: ", ") + (shown.count > 8 ? ", ..." : "")
             throw ExportError.notAnExport(location, expected: .healthConnect,
                                           found: "an SQLite database with no steps_record_table (it holds \(holds))",
-                                          hint: "Health Connect's export is the file health_connect_export.db inside Health Connect.zip")
+                                          remedy: .useHealthConnectDatabase)
         }
         guard tables.contains("application_info_table") else {
             throw ExportError.notAnExport(location, expected: .healthConnect,
                                           found: "an SQLite database with steps_record_table but no application_info_table",
-                                          hint: nil)
+                                          remedy: nil)
         }
         for (table, wanted) in [("steps_record_table", stepColumns), ("application_info_table", applicationColumns)] {
             let columns = try columnNames(of: table, connection, location)
@@ -43,7 +43,7 @@ extension HealthConnectDatabase {
             guard absent.isEmpty else {
                 throw ExportError.notAnExport(location, expected: .healthConnect,
                                               found: "an SQLite database whose \(table) has no column \(absent.joined(separator: ", "))",
-                                              hint: nil)
+                                              remedy: nil)
             }
         }
 
@@ -57,8 +57,8 @@ extension HealthConnectDatabase {
                 location, expected: .healthConnect,
                 found: "schema version \(version) is not one this version of stepimport knows "
                     + "(\(knownSchemaVersions.lowerBound) to \(knownSchemaVersions.upperBound))",
-                hint: version > knownSchemaVersions.upperBound
-                    ? "the export comes from a newer Health Connect; a newer stepimport may read it"
+                remedy: version > knownSchemaVersions.upperBound
+                    ? .useNewerVersion
                     : nil)
         }
 

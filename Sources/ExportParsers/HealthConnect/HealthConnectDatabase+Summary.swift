@@ -10,7 +10,7 @@ extension HealthConnectDatabase {
     func summarize(_ statistics: HealthConnectDatabaseStatistics, into summary: inout ImportSummary,
                    at location: InputLocation) {
         summary.stepRecords += statistics.samples
-        summary.addSkipped(statistics.skippedRecords, examples: statistics.skippedExamples, at: location)
+        summary.addSkipped(statistics.skipped, at: location)
         if !statistics.origins.isEmpty {
             let listed = statistics.origins.map { origin in
                 let rows = origin.rows == 1 ? "1 row" : "\(origin.rows) rows"

@@ -113,16 +113,9 @@ public final class HealthConnectDatabase {
         var lastOrigin = unknown
 
         func invalid(_ rowID: Int64, _ problem: String) throws(ExportError) {
-            let described = "steps_record_table row_id \(rowID): \(problem)"
-            switch policy {
-            case .fail:
-                throw ExportError.invalidRecord(location, line: 0, column: 0,
-                                                problem: described + " (use --skip-invalid to skip such records and report them)")
-            case .skip:
-                statistics.skippedRecords += 1
-                if statistics.skippedExamples.count < HealthConnectDatabase.maxSkippedExamples {
-                    statistics.skippedExamples.append(SkippedRecord(line: 0, column: 0, problem: described))
-                }
+            if let failure = policy.reject(line: 0, column: 0, "steps_record_table row_id \(rowID): \(problem)",
+                                           skipped: &statistics.skipped) {
+                throw ExportError.invalidRecord(location, line: 0, column: 0, problem: failure.message)
             }
         }
         /// A column that must hold a whole number; nil (after reporting the row) when it does not.

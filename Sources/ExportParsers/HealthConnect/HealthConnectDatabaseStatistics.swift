@@ -19,10 +19,8 @@ public struct HealthConnectDatabaseStatistics: Equatable, Sendable {
     public var samples = 0
     /// Rows with no `start_zone_offset`, handed on without an offset.
     public var rowsWithoutOffset = 0
-    /// Rows skipped under `InvalidRecordPolicy.skip`.
-    public var skippedRecords = 0
-    /// The first few skipped rows (line and column are 0; the problem names the row_id).
-    public var skippedExamples: [SkippedRecord] = []
+    /// Records skipped under `InvalidRecordPolicy.skip`, with the first few.
+    public var skipped = SkippedRecords()
     /// Origins that wrote step rows, most rows first (ties by package name).
     public var origins: [Origin] = []
     /// Health Connect's ACTIVITY priority (category 1) as package names, highest first; nil when

@@ -16,22 +16,22 @@ public enum HealthConnectImport {
     public static func read(path: String, into sink: StepSink, invalidRecords: InvalidRecordPolicy = .fail,
                             format forced: HealthConnectInputFormat? = nil,
                             progress: ((Int64, Int64?) -> Void)? = nil) throws(ExportError) -> ImportSummary {
+        try read(InputOpener.open(path: path, headLength: headLength), into: sink, invalidRecords: invalidRecords,
+                 format: forced, progress: progress)
+    }
+
+    /// Reads an opened input into `sink`.
+    public static func read(_ input: OpenedInput, into sink: StepSink, invalidRecords: InvalidRecordPolicy = .fail,
+                            format forced: HealthConnectInputFormat? = nil,
+                            progress: ((Int64, Int64?) -> Void)? = nil) throws(ExportError) -> ImportSummary {
         var reader = Reader(sink: sink, policy: invalidRecords, forced: forced, progress: progress)
-        if path == "-" {
-            try reader.readStream(FileStream(descriptor: 0, location: InputLocation(path: "-"), prefix: []),
-                                  seekablePath: nil, name: nil)
-            return reader.summary
-        }
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw FileStream.openError(path: path, errno: errno)
-        }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            try reader.readFolder(path)
-        } else {
-            let isRegular = (info.st_mode & S_IFMT) == S_IFREG
-            try reader.readStream(try FileStream(path: path), seekablePath: isRegular ? path : nil,
-                                  name: (path as NSString).lastPathComponent)
+        switch input {
+        case .stream(let file, let head, let seekablePath):
+            let path = file.location.path
+            try reader.readStream(file, head: head, seekablePath: seekablePath,
+                                  name: path == "-" ? nil : (path as NSString).lastPathComponent)
+        case .container(let container):
+            try reader.readMembers(container, depth: 0)
         }
         return reader.summary
     }
@@ -62,24 +62,22 @@ public enum HealthConnectImport {
         }
     }
 
-    static let acceptedFormats = "Health Connect's export (Health Connect.zip or health_connect_export.db), JSON dumps (react-native-health-connect, HCGateway, Capacitor, Flutter health, record arrays, day totals), record or day-total CSV, and Google Fit Takeout (zip, folder, daily summary CSV, per-day CSVs, estimated_steps JSON)"
-
     static func wrongKind(_ sniffed: Sniffed, _ head: [UInt8], at location: InputLocation) -> ExportError {
         switch sniffed {
         case .appleXML:
             return .notAnExport(location, expected: .healthConnect, found: "found an Apple Health export",
-                                hint: "Apple Health exports are read by `stepimport apple`")
+                                remedy: .useReader(for: .appleHealthExport))
         case .empty:
-            return .notAnExport(location, expected: .healthConnect, found: "the input is empty", hint: nil)
+            return .notAnExport(location, expected: .healthConnect, found: "the input is empty", remedy: nil)
         case .otherXML:
             return .notAnExport(location, expected: .healthConnect, found: "found XML that is not an export",
-                                hint: "accepted: \(acceptedFormats)")
+                                remedy: .useAcceptedFormat)
         default:
             let start = String(decoding: head.prefix(16), as: UTF8.self).unicodeScalars
                 .map { $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{FFFD}" ? "." : String($0) }.joined()
             return .notAnExport(location, expected: .healthConnect,
                                 found: "its first bytes (\"\(start)\") are none of the accepted formats",
-                                hint: "accepted: \(acceptedFormats)")
+                                remedy: .useAcceptedFormat)
         }
     }
 }
@@ -105,30 +103,18 @@ extension HealthConnectImport {
             self.progress = progress
         }
 
-        /// Reads one file or stream whose kind is not known yet.
-        mutating func readStream(_ file: FileStream, seekablePath: String?, name: String?) throws(ExportError) {
-            let head = try readHead(file)
-            let sniffed = sniff(head)
-            if sniffed == .zip {
-                if let seekablePath {
-                    try readZip(try ZipArchive(path: seekablePath, location: file.location), depth: 0)
-                } else {
-                    let descriptor = try TemporarySpool.spool(file, prefix: head)
-                    try readZip(try ZipArchive(descriptor: descriptor, location: file.location), depth: 0)
-                }
-                return
-            }
-            let format = try format(forced ?? nil, sniffed, head, at: file.location)
+        /// Reads one file or stream that is not a zip, whose first bytes are `head` (put back).
+        mutating func readStream(_ file: FileStream, head: [UInt8], seekablePath: String?, name: String?) throws(ExportError) {
+            let format = try format(forced ?? nil, sniff(head), head, at: file.location)
             switch format {
             case .sqlite:
                 if let seekablePath {
                     try readDatabase(try HealthConnectDatabase(path: seekablePath, location: file.location))
                 } else {
                     // SQLite needs a file: a private copy, removed as soon as SQLite holds it open.
-                    try readDatabase(try HealthConnectDatabase(copying: file, prefix: head, location: file.location))
+                    try readDatabase(try HealthConnectDatabase(copying: file, location: file.location))
                 }
             case .json, .csv:
-                file.putBack(head)
                 try readText(file, format: format, name: name)
             }
         }
@@ -184,8 +170,5 @@ extension HealthConnectImport {
             }
         }
 
-        func readHead(_ stream: ByteStream) throws(ExportError) -> [UInt8] {
-            try stream.readHead(HealthConnectImport.headLength)
-        }
     }
 }

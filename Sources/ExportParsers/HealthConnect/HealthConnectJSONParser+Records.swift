@@ -444,15 +444,8 @@ extension HealthConnectJSONParser.Assembler {
     /// used, so a dump full of bad records costs no string work past the first few.
     func invalid(_ index: Int, _ problem: @autoclosure () -> String) throws(ParseFailure) {
         let at = frames[index].position
-        switch policy {
-        case .fail:
-            throw ParseFailure(kind: .invalidRecord, line: at.line, column: at.column,
-                               message: problem() + " (use --skip-invalid to skip such records and report them)")
-        case .skip:
-            statistics.skippedRecords += 1
-            if statistics.skippedExamples.count < Self.maxSkippedExamples {
-                statistics.skippedExamples.append(SkippedRecord(line: at.line, column: at.column, problem: problem()))
-            }
+        if let failure = policy.reject(line: at.line, column: at.column, problem(), skipped: &statistics.skipped) {
+            throw failure
         }
     }
 

@@ -13,7 +13,7 @@ extension HealthConnectJSONParser: SummarizingParser {
         let statistics = self.statistics
         summary.stepRecords += statistics.stepRecords + statistics.dayTotals
         summary.otherRecords += statistics.otherTypeRecords
-        summary.addSkipped(statistics.skippedRecords, examples: statistics.skippedExamples, at: location)
+        summary.addSkipped(statistics.skipped, at: location)
         if statistics.otherTypeRecords > 0 {
             summary.notes.append("\(location): \(HealthConnectJSONParser.counted(statistics.otherTypeRecords, "record")) of other types "
                                  + "(not steps) left out")

@@ -11,10 +11,8 @@ public struct HealthConnectJSONStatistics: Equatable, Sendable {
     public var dayTotals = 0
     /// Records of another type (heart rate, distance, ...), skipped as they should be.
     public var otherTypeRecords = 0
-    /// Step records skipped under `InvalidRecordPolicy.skip`.
-    public var skippedRecords = 0
-    /// The first few skipped records.
-    public var skippedExamples: [SkippedRecord] = []
+    /// Records skipped under `InvalidRecordPolicy.skip`, with the first few.
+    public var skipped = SkippedRecords()
     /// The shapes recognised, in the order first seen.
     public var shapes: [HealthConnectJSONParser.Shape] = []
     /// Step samples with no UTC offset (a `Z` time and no zone offset field), taken as UTC.

@@ -15,10 +15,8 @@ extension StepCSVParser {
         /// Rows whose step count cell is empty: no data for that time, not an error (Takeout writes
         /// one row per day or bucket, with or without steps).
         public var emptyCounts = 0
-        /// Rows skipped under `InvalidRecordPolicy.skip`.
-        public var skippedRecords = 0
-        /// The first few of them; `column` is the field number.
-        public var skippedExamples: [SkippedRecord] = []
+        /// Records skipped under `InvalidRecordPolicy.skip`, with the first few.
+        public var skipped = SkippedRecords()
         /// Samples handed on without a UTC offset (epoch times or wall clocks with no zone offset column).
         public var withoutOffset = 0
 

@@ -7,7 +7,7 @@ extension StepCSVParser: SummarizingParser {
 
     func summarize(into summary: inout ImportSummary, at location: InputLocation) {
         summary.stepRecords += statistics.samples + statistics.dayTotals
-        summary.addSkipped(statistics.skippedRecords, examples: statistics.skippedExamples, at: location)
+        summary.addSkipped(statistics.skipped, at: location)
         let empty = statistics.emptyCounts
         guard empty > 0 else { return }
         switch statistics.layout {

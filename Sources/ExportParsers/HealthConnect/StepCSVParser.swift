@@ -112,15 +112,8 @@ public final class StepCSVParser: StepRecordParser {
 
     /// Stops on an unusable row, or skips and counts it, as the policy says; `field` is 1-based.
     func reject(_ record: CSVRecord, field: Int, _ problem: String) throws(ParseFailure) {
-        switch policy {
-        case .fail:
-            throw ParseFailure(kind: .invalidRecord, line: record.line, column: field,
-                               message: problem + " (use --skip-invalid to skip such records and report them)")
-        case .skip:
-            statistics.skippedRecords += 1
-            if statistics.skippedExamples.count < Self.maxSkippedExamples {
-                statistics.skippedExamples.append(SkippedRecord(line: record.line, column: field, problem: problem))
-            }
+        if let failure = policy.reject(line: record.line, column: field, problem, skipped: &statistics.skipped) {
+            throw failure
         }
     }
 

@@ -48,8 +48,9 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
     case notFound(path: String)
     /// The input exists but cannot be read (permissions, I/O error).
     case unreadable(InputLocation, reason: String)
-    /// The input is readable but is not the kind of export this command reads.
-    case notAnExport(InputLocation, expected: ExportKind, found: String, hint: String?)
+    /// The input is readable but is not the kind of export this reader reads; `remedy` says what
+    /// to do instead, where something can be said.
+    case notAnExport(InputLocation, expected: ExportKind, found: String, remedy: Remedy?)
     /// The input holds more than one export and it is not clear which one to read.
     case ambiguous(InputLocation, expected: ExportKind, candidates: [String])
     /// A zip archive is damaged or truncated.
@@ -57,17 +58,27 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The data is not well-formed (bad XML, JSON or CSV, a truncated document, a corrupt
     /// database) at a known line and column (0 where the format has no lines).
     case malformed(InputLocation, line: Int, column: Int, problem: String)
-    /// A step record is well-formed but its content cannot be used.
+    /// A step record is well-formed but its content cannot be used (skipping such records is the remedy).
     case invalidRecord(InputLocation, line: Int, column: Int, problem: String)
 
+    /// What the user can do about it, where something can be said; the executable words it.
+    public var remedy: Remedy? {
+        switch self {
+        case .notAnExport(_, _, _, let remedy): return remedy
+        case .invalidRecord: return .skipInvalid
+        default: return nil
+        }
+    }
+
+    /// What went wrong and where, without the remedy.
     public var description: String {
         switch self {
         case .notFound(let path):
             return "\(path): no such file or directory"
         case .unreadable(let location, let reason):
             return "\(location): cannot read: \(reason)"
-        case .notAnExport(let location, let expected, let found, let hint):
-            return "\(location): not \(expected): \(found)" + (hint.map { "\n  hint: \($0)" } ?? "")
+        case .notAnExport(let location, let expected, let found, _):
+            return "\(location): not \(expected): \(found)"
         case .ambiguous(let location, let expected, let candidates):
             return "\(location): holds \(candidates.count) \(expected.plural), read one at a time:\n"
                 + candidates.map { "  \($0)" }.joined(separator: "\n")
@@ -98,7 +109,7 @@ extension ExportError {
         case .invalidRecord:
             self = .invalidRecord(location, line: failure.line, column: failure.column, problem: failure.message)
         case .wrongKind:
-            self = .notAnExport(location, expected: expected, found: failure.message, hint: nil)
+            self = .notAnExport(location, expected: expected, found: failure.message, remedy: nil)
         }
     }
 }

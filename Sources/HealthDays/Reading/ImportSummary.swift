@@ -23,20 +23,17 @@ public struct ImportSummary: Sendable {
     public var otherRecords = 0
     /// Format-specific facts worth a line in the report (repairs made, streams ignored, ...).
     public var notes: [String] = []
-    /// Step records skipped under `--skip-invalid`.
+    /// Step records skipped under `InvalidRecordPolicy.skip`, in every input.
     public var skippedRecords = 0
-    /// The first few of them.
+    /// The first few of them, with the input each stood in.
     public var skippedExamples: [Skipped] = []
 
     public init() {}
 
-    /// How many skipped records are kept as examples.
-    public static let maxSkippedExamples = 5
-
-    /// Adds skipped records from one input.
-    public mutating func addSkipped(_ count: Int, examples: [SkippedRecord], at location: InputLocation) {
-        skippedRecords += count
-        for example in examples where skippedExamples.count < ImportSummary.maxSkippedExamples {
+    /// Adds the records one input skipped.
+    public mutating func addSkipped(_ skipped: SkippedRecords, at location: InputLocation) {
+        skippedRecords += skipped.count
+        for example in skipped.examples where skippedExamples.count < SkippedRecords.maxExamples {
             skippedExamples.append(Skipped(location: location, record: example))
         }
     }

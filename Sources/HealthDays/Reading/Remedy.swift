@@ -1,0 +1,39 @@
+/// What a user can do about a problem. The library names it; the executable words it (the
+/// command, the flag, the file to look for), so the library speaks no command line.
+public enum Remedy: Equatable, Sendable {
+    /// Read the input with the reader for what it was found to be.
+    case useReader(for: FoundFormat)
+    /// Skip unusable records and have them reported instead of stopping.
+    case skipInvalid
+    /// Point at the Apple export itself: the zip, the XML or the unpacked folder.
+    case pointAtAppleExport
+    /// Give one of the formats the Health Connect reader accepts.
+    case useAcceptedFormat
+    /// Of Google Fit's raw step streams only `estimated_steps` (or the daily summary) matches Fit's totals.
+    case useEstimatedSteps
+    /// Health Connect's export is the database inside `Health Connect.zip`.
+    case useHealthConnectDatabase
+    /// The export is newer than this version knows: a newer version may read it.
+    case useNewerVersion
+}
+
+/// What an input was recognised as, when it is not what the reader in use reads.
+public enum FoundFormat: Equatable, Sendable {
+    /// A zip holding Health Connect's own export database.
+    case healthConnectZip
+    /// A Google Takeout archive.
+    case takeoutArchive
+    /// An SQLite database (Health Connect's export).
+    case healthConnectDatabase
+    /// A JSON dump of Health Connect or Google Fit data.
+    case jsonDump
+    /// A CSV step export.
+    case csvExport
+    /// An Apple Health export.
+    case appleHealthExport
+
+    /// The kind of export that reader reads.
+    public var kind: ExportKind {
+        self == .appleHealthExport ? .appleHealth : .healthConnect
+    }
+}

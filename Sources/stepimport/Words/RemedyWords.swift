@@ -1,0 +1,40 @@
+import HealthDays
+
+/// The remedies the library names, in this command line's words.
+extension Remedy {
+    /// The sentence for the hint line (or, for `skipInvalid`, the parenthesis after the problem).
+    var words: String {
+        switch self {
+        case .useReader(let found):
+            switch found {
+            case .healthConnectZip: return "this is a Health Connect export: use `stepimport hc`"
+            case .takeoutArchive: return "this is a Google Takeout archive: use `stepimport hc`"
+            case .healthConnectDatabase: return "a Health Connect database is read by `stepimport hc`"
+            case .jsonDump: return "Health Connect and Google Fit JSON dumps are read by `stepimport hc`"
+            case .csvExport: return "CSV step exports are read by `stepimport hc`"
+            case .appleHealthExport: return "Apple Health exports are read by `stepimport apple`"
+            }
+        case .skipInvalid:
+            return "use --skip-invalid to skip such records and report them"
+        case .pointAtAppleExport:
+            return "point at export.zip, export.xml or the unpacked apple_health_export folder"
+        case .useAcceptedFormat:
+            return "accepted: Health Connect's export (Health Connect.zip or health_connect_export.db), JSON dumps (react-native-health-connect, HCGateway, Capacitor, Flutter health, record arrays, day totals), record or day-total CSV, and Google Fit Takeout (zip, folder, daily summary CSV, per-day CSVs, estimated_steps JSON)"
+        case .useEstimatedSteps:
+            return "only the estimated_steps stream (or the daily summary CSV) matches Fit's totals"
+        case .useHealthConnectDatabase:
+            return "Health Connect's export is the file health_connect_export.db inside Health Connect.zip"
+        case .useNewerVersion:
+            return "the export comes from a newer Health Connect; a newer stepimport may read it"
+        }
+    }
+}
+
+extension ExportError {
+    /// The whole message: what went wrong and where, then what to do about it.
+    var message: String {
+        guard let remedy else { return description }
+        if case .skipInvalid = remedy { return "\(description) (\(remedy.words))" }
+        return "\(description)\n  hint: \(remedy.words)"
+    }
+}
