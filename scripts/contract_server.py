@@ -737,6 +737,10 @@ class Handler(BaseHTTPRequestHandler):
     def _reset_connection(self) -> None:
         """Abort the TCP connection (RST) without answering."""
         self.close_connection = True
+        if getattr(self, "_answer_pending", False) is False:
+            # The client sees the reset at once: admin reads wait until the drop is recorded too.
+            self._answer_pending = True
+            self.state.begin_answer()
         try:
             self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             fd = self.connection.detach()

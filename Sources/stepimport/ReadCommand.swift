@@ -6,12 +6,8 @@ import HealthDays
 ///
 /// The two differ only in the importer; the day rules, outputs and report are the same.
 struct ReadCommand {
-    enum Kind {
-        case apple
-        case healthConnect(forcedFormat: HealthConnectInputFormat?)
-    }
-
-    let kind: Kind
+    /// `apple` or `hc` (with a forced `--input-format`).
+    let choice: ExportChoice
     let path: String
     let options: ReadOptions
     let diagnostics: Diagnostics
@@ -25,18 +21,13 @@ struct ReadCommand {
         let meter = diagnostics.showsProgress && options.progress && !options.quiet ? ProgressMeter() : nil
         let progress = meter.map { meter in { (done: Int64, total: Int64?) in meter.update(done: done, total: total) } }
         let started = Date()
-        let policy: InvalidRecordPolicy = options.skipInvalid ? .skip : .fail
-        let summary: ImportSummary
+        let tuning = Tuning(environment: ProcessInfo.processInfo.environment)
+        let importOptions = ImportOptions(invalidRecords: options.skipInvalid ? .skip : .fail,
+                                          parseWorkers: tuning.parseWorkers, pieceSize: tuning.pieceSize, progress: progress)
+        let result: ImportResult
         do throws(ExportError) {
             defer { meter?.clear() }
-            switch kind {
-            case .apple:
-                summary = try AppleHealthImport.read(path: path, into: aggregator, invalidRecords: policy,
-                                                     progress: progress).importSummary
-            case .healthConnect(let forced):
-                summary = try HealthConnectImport.read(path: path, into: aggregator, invalidRecords: policy,
-                                                       format: forced, progress: progress)
-            }
+            result = try ExportImporter.open(path: path, as: choice).read(into: aggregator, options: importOptions)
             try aggregator.finish()
         } catch {
             throw .export(error)
@@ -45,7 +36,7 @@ struct ReadCommand {
         let days = aggregator.dayTotals(in: range.closedRange)
         let statistics = aggregator.statistics
         if let post {
-            report(summary, statistics, days: days, seconds: Date().timeIntervalSince(started))
+            report(result, statistics, days: days, seconds: Date().timeIntervalSince(started))
             try post.run(days)
             return
         }
@@ -57,22 +48,23 @@ struct ReadCommand {
         } catch {
             throw .output("cannot write the results to standard output: \(error)")
         }
-        report(summary, statistics, days: days, seconds: Date().timeIntervalSince(started))
+        report(result, statistics, days: days, seconds: Date().timeIntervalSince(started))
     }
 
     private func zoneDescription(_ statistics: AggregationStats) -> String {
         switch options.zone {
         case .zone:
-            return options.zone.summary
+            return options.zone.words
         case .recordedOffset:
             var parts: [String] = statistics.offsets.prefix(4).map(OffsetText.format)
             if statistics.offsets.count > 4 { parts.append("...") }
             if statistics.withoutOffset > 0 { parts.append("UTC where none") }
-            return parts.isEmpty ? options.zone.summary : "\(options.zone.summary) (\(parts.joined(separator: ", ")))"
+            return parts.isEmpty ? options.zone.words : "\(options.zone.words) (\(parts.joined(separator: ", ")))"
         }
     }
 
-    private func report(_ summary: ImportSummary, _ statistics: AggregationStats, days: [DayTotal], seconds: Double) {
+    private func report(_ result: ImportResult, _ statistics: AggregationStats, days: [DayTotal], seconds: Double) {
+        let summary = result.summary
         if summary.skippedRecords > 0 {
             // Skipped data is always reported, even with --quiet.
             diagnostics.warn("skipped \(Plural.count(summary.skippedRecords, "invalid step record")) (--skip-invalid); the totals of their days are low:")
@@ -90,7 +82,7 @@ struct ReadCommand {
             : "\(summary.locations.count) files from \(summary.locations.first.map { $0.path == "-" ? "<stdin>" : $0.path } ?? path)"
         diagnostics.note("read \(what) (\(summary.format), \(ByteCount.format(summary.bytesRead)) in \(String(format: "%.2f", seconds)) s\(rate))")
         for note in summary.notes {
-            diagnostics.note(note)
+            diagnostics.note(note.words)
         }
         if summary.stepRecords == 0 {
             diagnostics.note("no step records to total in this export (\(Plural.count(summary.otherRecords, "record")) of other types)")
@@ -108,8 +100,8 @@ struct ReadCommand {
                 let count = statistics.withoutOffset
                 diagnostics.note("\(Plural.count(count, "record")) \(count == 1 ? "carries" : "carry") no UTC offset and \(count == 1 ? "was" : "were") taken as UTC; --tz Area/City places \(count == 1 ? "it" : "them") in the trainee's zone")
             }
-            if case .apple = kind, statistics.offsets.count == 1, let span = spanInDays(days), span > 60 {
-                diagnostics.note("every sample carries the offset \(OffsetText.format(statistics.offsets[0])), Apple's offset at export time; if the trainee's zone has daylight saving time, --tz Area/City gives the days the phone showed")
+            if let offset = result.exportTimeOffset(statistics, days: days) {
+                diagnostics.note("every sample carries the offset \(OffsetText.format(offset)), Apple's offset at export time; if the trainee's zone has daylight saving time, --tz Area/City gives the days the phone showed")
             }
         case .zone(let zone):
             if statistics.wallClockInZone > 0 {
@@ -118,10 +110,6 @@ struct ReadCommand {
         }
     }
 
-    private func spanInDays(_ days: [DayTotal]) -> Int? {
-        guard let first = days.first, let last = days.last else { return nil }
-        return Int(last.date.daysSinceEpoch - first.date.daysSinceEpoch)
-    }
 }
 
 /// `--since` and `--until` as a range of days.

@@ -22,9 +22,9 @@ func run() -> ExitStatus {
         FileHandle.standardOutput.write(Data("stepimport \(HelpText.version)\n".utf8))
         return .success
     case .apple(let path, let options):
-        return read(ReadCommand(kind: .apple, path: path, options: options, diagnostics: diagnostics))
+        return read(ReadCommand(choice: .apple, path: path, options: options, diagnostics: diagnostics))
     case .healthConnect(let path, let options):
-        return read(ReadCommand(kind: .healthConnect(forcedFormat: options.inputFormat), path: path,
+        return read(ReadCommand(choice: .healthConnect(options.inputFormat), path: path,
                                 options: options, diagnostics: diagnostics))
     case .batch(let manifest, let options):
         return BatchCommand(manifestPath: manifest, options: options, diagnostics: diagnostics).run()

@@ -62,3 +62,11 @@ extension Array where Element == DayTotal {
     /// `date=steps` pairs, for compact assertions.
     public var pairs: [String] { map { "\($0.date)=\($0.steps)" } }
 }
+
+extension ImportNote {
+    /// The text of a `.fact` note; nil for the typed ones.
+    public var factText: String? {
+        if case .fact(let text) = self { return text }
+        return nil
+    }
+}

@@ -20,51 +20,38 @@ public struct AppleImportSummary: Sendable {
 public enum AppleHealthImport {
     /// Size of each read from the input.
     static let chunkSize = 256 * 1024
-    /// Bytes of XML per piece when the parse is spread over several threads; `STEPIMPORT_PIECE_SIZE`
-    /// (at least 1) overrides it, so that tests can cut small inputs into many pieces.
-    static var pieceSize: Int {
-        if let text = ProcessInfo.processInfo.environment["STEPIMPORT_PIECE_SIZE"], let value = Int(text), value >= 1 {
-            return value
-        }
-        return 256 * 1024
-    }
+    /// Bytes of XML per piece when the parse is spread over several threads.
+    public static let defaultPieceSize = 256 * 1024
     /// Size of each read from the input when parsing in pieces (a piece's buffer holds the piece
     /// and up to two reads beyond it).
     static let pieceReadSize = 64 * 1024
 
-    /// Parser threads used when the caller does not say: `STEPIMPORT_PARSE_WORKERS` if set (0 to
-    /// 16), else 2 on a machine with more than one core, else 0 (parse on the calling thread).
+    /// Parser threads when the caller does not say: 2 on a machine with more than one core, else 0
+    /// (parse on the calling thread).
     public static var defaultParseWorkers: Int {
-        if let text = ProcessInfo.processInfo.environment["STEPIMPORT_PARSE_WORKERS"], let value = Int(text),
-           (0...16).contains(value) {
-            return value
-        }
-        return ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 0
+        ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 0
     }
 
     /// Reads the export at `path` (zip, XML, folder or `-`) into `sink`.
-    ///
-    /// `parseWorkers` threads parse pieces of the XML while another reads and inflates it; 0 parses
-    /// on the calling thread (still reading on a second one); nil takes `defaultParseWorkers`. The
-    /// result is the same either way. `progress` is called after each chunk with the bytes of XML
-    /// read so far and the total when known.
-    public static func read(path: String, into sink: StepSink, invalidRecords: InvalidRecordPolicy = .fail,
-                            parseWorkers: Int? = nil,
-                            progress: ((Int64, Int64?) -> Void)? = nil) throws(ExportError) -> AppleImportSummary {
-        let stream = try AppleExportLocator.open(path: path)
-        return try read(stream, into: sink, invalidRecords: invalidRecords, parseWorkers: parseWorkers, progress: progress)
+    public static func read(path: String, into sink: StepSink,
+                            options: ImportOptions = ImportOptions()) throws(ExportError) -> AppleImportSummary {
+        try read(try AppleExportLocator.open(path: path), into: sink, options: options)
     }
 
-    /// Reads an already opened XML stream into `sink`.
-    public static func read(_ stream: ByteStream, into sink: StepSink, invalidRecords: InvalidRecordPolicy = .fail,
-                            parseWorkers: Int? = nil,
-                            progress: ((Int64, Int64?) -> Void)? = nil) throws(ExportError) -> AppleImportSummary {
-        let workers = parseWorkers ?? defaultParseWorkers
+    /// Reads an already located XML stream into `sink`.
+    ///
+    /// `options.parseWorkers` threads parse pieces of the XML while another reads and inflates it;
+    /// 0 parses on the calling thread (still reading on a second one). The result is the same
+    /// either way. `options.progress` is called after each chunk with the bytes of XML read so
+    /// far and the total when known.
+    public static func read(_ stream: ByteStream, into sink: StepSink,
+                            options: ImportOptions = ImportOptions()) throws(ExportError) -> AppleImportSummary {
+        let workers = options.parseWorkers ?? defaultParseWorkers
         if workers <= 0 {
-            return try readOnThisThread(stream, into: sink, invalidRecords: invalidRecords, progress: progress)
+            return try readOnThisThread(stream, into: sink, invalidRecords: options.invalidRecords, progress: options.progress)
         }
-        return try readInPieces(stream, into: sink, invalidRecords: invalidRecords, workers: workers,
-                                pieceSize: pieceSize, progress: progress)
+        return try readInPieces(stream, into: sink, invalidRecords: options.invalidRecords, workers: workers,
+                                pieceSize: options.pieceSize ?? defaultPieceSize, progress: options.progress)
     }
 
     /// Reads (and inflates) and filters on a second thread, parses on this one.
@@ -202,7 +189,7 @@ extension AppleImportSummary {
         if droppedControlCharacters > 0 {
             repairs.append("\(droppedControlCharacters) stray control character\(droppedControlCharacters == 1 ? "" : "s") dropped")
         }
-        if !repairs.isEmpty { summary.notes.append(repairs.joined(separator: "; ")) }
+        if !repairs.isEmpty { summary.notes.append(.fact(repairs.joined(separator: "; "))) }
         summary.addSkipped(parse.skipped, at: location)
         return summary
     }

@@ -17,15 +17,14 @@ extension HealthConnectDatabase {
                 return origin.source == origin.packageName ? "\(origin.packageName) (\(rows))"
                     : "\(origin.packageName) (\(rows), counted as \(origin.source))"
             }
-            summary.notes.append("apps with step records: " + listed.joined(separator: ", "))
+            summary.notes.append(.fact("apps with step records: " + listed.joined(separator: ", ")))
         }
         if let priority = statistics.activityPriority, !priority.isEmpty {
-            summary.notes.append("Health Connect's own priority for activity: " + priority.joined(separator: " > ")
-                + "; its app shows the top app's steps in each moment, stepimport the highest single app per day")
+            summary.notes.append(.fact("Health Connect's own priority for activity: " + priority.joined(separator: " > ")
+                + "; its app shows the top app's steps in each moment, stepimport the highest single app per day"))
         }
         if statistics.rowsWithoutOffset > 0 {
-            let records = statistics.rowsWithoutOffset == 1 ? "1 record carries" : "\(statistics.rowsWithoutOffset) records carry"
-            summary.notes.append("\(records) no zone offset: taken as UTC unless --tz is given")
+            summary.notes.append(.recordsWithoutOffset(count: statistics.rowsWithoutOffset))
         }
     }
 }

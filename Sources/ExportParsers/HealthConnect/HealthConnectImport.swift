@@ -10,21 +10,19 @@ import ExportInput
 /// The format is recognised from the first bytes and, in zips and folders, from the entry
 /// names; `--input-format` forces one for a plain file.
 public enum HealthConnectImport {
+    /// How many bytes of a file are read to recognise its format (also the opener's, in `auto`).
     static let headLength = 4096
 
     /// Reads the export at `path` (a file, a zip, a Takeout folder, or `-`) into `sink`.
-    public static func read(path: String, into sink: StepSink, invalidRecords: InvalidRecordPolicy = .fail,
-                            format forced: HealthConnectInputFormat? = nil,
-                            progress: ((Int64, Int64?) -> Void)? = nil) throws(ExportError) -> ImportSummary {
-        try read(InputOpener.open(path: path, headLength: headLength), into: sink, invalidRecords: invalidRecords,
-                 format: forced, progress: progress)
+    public static func read(path: String, into sink: StepSink, format forced: HealthConnectInputFormat? = nil,
+                            options: ImportOptions = ImportOptions()) throws(ExportError) -> ImportSummary {
+        try read(InputOpener.open(path: path, headLength: headLength), into: sink, format: forced, options: options)
     }
 
     /// Reads an opened input into `sink`.
-    public static func read(_ input: OpenedInput, into sink: StepSink, invalidRecords: InvalidRecordPolicy = .fail,
-                            format forced: HealthConnectInputFormat? = nil,
-                            progress: ((Int64, Int64?) -> Void)? = nil) throws(ExportError) -> ImportSummary {
-        var reader = Reader(sink: sink, policy: invalidRecords, forced: forced, progress: progress)
+    public static func read(_ input: OpenedInput, into sink: StepSink, format forced: HealthConnectInputFormat? = nil,
+                            options: ImportOptions = ImportOptions()) throws(ExportError) -> ImportSummary {
+        var reader = Reader(sink: sink, policy: options.invalidRecords, forced: forced, progress: options.progress)
         switch input {
         case .stream(let file, let head, let seekablePath):
             let path = file.location.path

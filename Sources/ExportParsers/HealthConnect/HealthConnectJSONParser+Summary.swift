@@ -15,18 +15,13 @@ extension HealthConnectJSONParser: SummarizingParser {
         summary.otherRecords += statistics.otherTypeRecords
         summary.addSkipped(statistics.skipped, at: location)
         if statistics.otherTypeRecords > 0 {
-            summary.notes.append("\(location): \(HealthConnectJSONParser.counted(statistics.otherTypeRecords, "record")) of other types "
-                                 + "(not steps) left out")
+            summary.notes.append(.fact("\(location): \(Plural.count(statistics.otherTypeRecords, "record")) of other types "
+                                       + "(not steps) left out"))
         }
         // Records with no offset are reported by the aggregation, for every format alike.
         if statistics.wallClock > 0 {
-            summary.notes.append("\(location): \(HealthConnectJSONParser.counted(statistics.wallClock, "step record")) in local wall time "
-                                 + "with no zone: dated as written, or read in the --tz zone")
+            summary.notes.append(.wallClockRecords(location, count: statistics.wallClock))
         }
     }
 
-    /// "1 record", "2 records".
-    private static func counted(_ number: Int, _ noun: String) -> String {
-        "\(number) \(noun)\(number == 1 ? "" : "s")"
-    }
 }

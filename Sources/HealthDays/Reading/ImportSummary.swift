@@ -22,7 +22,7 @@ public struct ImportSummary: Sendable {
     /// Records that were read but are not steps (other types), for "nothing to total" messages.
     public var otherRecords = 0
     /// Format-specific facts worth a line in the report (repairs made, streams ignored, ...).
-    public var notes: [String] = []
+    public var notes: [ImportNote] = []
     /// Step records skipped under `InvalidRecordPolicy.skip`, in every input.
     public var skippedRecords = 0
     /// The first few of them, with the input each stood in.

@@ -16,12 +16,4 @@ public enum ZoneRule: Sendable, Equatable {
         }
         return .zone(zone)
     }
-
-    /// A short phrase for reports: which rule placed the samples.
-    public var summary: String {
-        switch self {
-        case .recordedOffset: return "each sample's own UTC offset"
-        case .zone(let zone): return "\(zone.identifier) (--tz)"
-        }
-    }
 }

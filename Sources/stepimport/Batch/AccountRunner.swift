@@ -46,30 +46,24 @@ struct AccountRunner: Sendable {
         }
     }
 
-    /// Parse threads per Apple export: with several jobs, the jobs already keep the cores busy,
-    /// and one parser per export (beside its reader thread) keeps memory per job lowest.
-    private var parseWorkers: Int? {
-        let override = environment["STEPIMPORT_PARSE_WORKERS"]
-        return options.jobs > 1 && override == nil ? 0 : nil
+    /// How to read an account's export. With several jobs, the jobs already keep the cores busy,
+    /// and one Apple parser per export (beside its reader thread) keeps memory per job lowest.
+    private var importOptions: ImportOptions {
+        let tuning = Tuning(environment: environment)
+        return ImportOptions(invalidRecords: options.read.skipInvalid ? .skip : .fail,
+                             parseWorkers: tuning.parseWorkers ?? (options.jobs > 1 ? 0 : nil), pieceSize: tuning.pieceSize)
     }
 
     /// The account's day totals in its zone; fills in what was read.
     private func read(_ account: BatchAccount, into outcome: inout AccountOutcome) throws(CommandError) -> [DayTotal] {
         let aggregator = DayAggregator(rule: account.zoneRule)
-        let policy: InvalidRecordPolicy = options.read.skipInvalid ? .skip : .fail
         let summary: ImportSummary
         do throws(ExportError) {
-            switch account.kind {
-            case .apple:
-                outcome.kind = "apple"
-                summary = try AppleHealthImport.read(path: account.file, into: aggregator, invalidRecords: policy,
-                                                     parseWorkers: parseWorkers).importSummary
-            case .hc:
-                outcome.kind = "hc"
-                summary = try HealthConnectImport.read(path: account.file, into: aggregator, invalidRecords: policy)
-            case .auto:
-                summary = try readDetectingKind(account, into: aggregator, policy: policy, outcome: &outcome)
-            }
+            // The manifest's kind is the account's, even when its export cannot be opened; auto is known once opened.
+            if account.kind != .auto { outcome.kind = account.kind.rawValue }
+            let importer = try ExportImporter.open(path: account.file, as: account.kind.choice)
+            outcome.kind = importer.kind == .appleHealth ? "apple" : "hc"
+            summary = try importer.read(into: aggregator, options: importOptions).summary
             try aggregator.finish()
         } catch {
             throw .export(error)
@@ -86,22 +80,6 @@ struct AccountRunner: Sendable {
         outcome.lastDay = days.last?.date
         outcome.totalSteps = days.reduce(0) { $0 + $1.steps }
         return days
-    }
-
-    /// `kind` auto: an Apple Health export if the Apple reader recognises one, else Health Connect.
-    private func readDetectingKind(_ account: BatchAccount, into aggregator: DayAggregator, policy: InvalidRecordPolicy,
-                                   outcome: inout AccountOutcome) throws(ExportError) -> ImportSummary {
-        let stream: ByteStream
-        do {
-            stream = try AppleExportLocator.open(path: account.file)
-        } catch {
-            guard case .notAnExport = error else { throw error }
-            outcome.kind = "hc"
-            return try HealthConnectImport.read(path: account.file, into: aggregator, invalidRecords: policy)
-        }
-        outcome.kind = "apple"
-        return try AppleHealthImport.read(stream, into: aggregator, invalidRecords: policy,
-                                          parseWorkers: parseWorkers).importSummary
     }
 
     /// Posts, plans or dry-runs the days; fills in what the server was sent and wrote.
@@ -148,5 +126,16 @@ struct AccountRunner: Sendable {
             return "the server refused the account's token (\(status))\(text.isEmpty ? "" : ": \(text)"); check its \(account.token)"
         }
         return error.description
+    }
+}
+
+extension BatchAccount.Kind {
+    /// The reader a manifest's `kind` column asks for.
+    var choice: ExportChoice {
+        switch self {
+        case .apple: return .apple
+        case .hc: return .healthConnect(nil)
+        case .auto: return .auto
+        }
     }
 }

@@ -1,0 +1,97 @@
+import ExportInput
+import HealthDays
+
+/// Which reader an input goes to.
+public enum ExportChoice: Sendable, Equatable {
+    /// Apple Health (`stepimport apple`).
+    case apple
+    /// Health Connect, app dumps and Google Fit Takeout (`stepimport hc`), optionally forcing how a
+    /// plain file is read.
+    case healthConnect(HealthConnectInputFormat?)
+    /// Apple Health if the Apple reader finds an export in the input, else Health Connect.
+    case auto
+}
+
+/// How to read: what to do with unusable records, how many parse threads, progress.
+public struct ImportOptions {
+    public var invalidRecords: InvalidRecordPolicy
+    /// Apple Health parse threads beside the reading thread; nil for `AppleHealthImport.defaultParseWorkers`.
+    public var parseWorkers: Int?
+    /// Bytes of Apple XML per piece when parsing on threads; nil for the default (tests cut smaller).
+    public var pieceSize: Int?
+    /// Called after each chunk with the bytes read so far and the total when known.
+    public var progress: ((Int64, Int64?) -> Void)?
+
+    public init(invalidRecords: InvalidRecordPolicy = .fail, parseWorkers: Int? = nil, pieceSize: Int? = nil,
+                progress: ((Int64, Int64?) -> Void)? = nil) {
+        self.invalidRecords = invalidRecords
+        self.parseWorkers = parseWorkers
+        self.pieceSize = pieceSize
+        self.progress = progress
+    }
+}
+
+/// What one import read.
+public struct ImportResult {
+    /// Which reader read it.
+    public let kind: ExportKind
+    /// What was read and how, the same for every format.
+    public let summary: ImportSummary
+}
+
+/// The one importer: an input and a choice of reader in; samples into a sink and a summary out.
+/// The single-file commands and batch both read through it, in two steps: `open` finds what to
+/// read and which reader reads it, `read` reads it.
+public struct ExportImporter {
+    private enum Located {
+        case apple(ByteStream)
+        case healthConnect(OpenedInput, HealthConnectInputFormat?)
+    }
+
+    /// Which reader will read the input.
+    public let kind: ExportKind
+    private let located: Located
+
+    /// Opens `path` (a file, `-`, a folder, a zip) and finds what the chosen reader reads in it.
+    public static func open(path: String, as choice: ExportChoice) throws(ExportError) -> ExportImporter {
+        switch choice {
+        case .apple:
+            return ExportImporter(kind: .appleHealth, located: .apple(try AppleExportLocator.open(path: path)))
+        case .healthConnect(let forced):
+            let input = try InputOpener.open(path: path, headLength: HealthConnectImport.headLength)
+            return ExportImporter(kind: .healthConnect, located: .healthConnect(input, forced))
+        case .auto:
+            // Opened once: the Apple locator only looks at heads, so Health Connect reads the same input.
+            let input = try InputOpener.open(path: path, headLength: HealthConnectImport.headLength)
+            do {
+                return ExportImporter(kind: .appleHealth, located: .apple(try AppleExportLocator.open(input)))
+            } catch {
+                guard case .notAnExport = error else { throw error }
+                return ExportImporter(kind: .healthConnect, located: .healthConnect(input, nil))
+            }
+        }
+    }
+
+    /// Reads the input into `sink`.
+    public func read(into sink: StepSink, options: ImportOptions = ImportOptions()) throws(ExportError) -> ImportResult {
+        switch located {
+        case .apple(let stream):
+            return ImportResult(kind: kind, summary: try AppleHealthImport.read(stream, into: sink, options: options).importSummary)
+        case .healthConnect(let input, let forced):
+            return ImportResult(kind: kind,
+                                summary: try HealthConnectImport.read(input, into: sink, format: forced, options: options))
+        }
+    }
+}
+
+extension ImportResult {
+    /// The one UTC offset every sample of an Apple export carries, when its days span more than
+    /// 60: Apple writes each timestamp with the phone's offset at export time, so in a zone with
+    /// daylight saving the dates near midnight may be an hour off (the remedy is the trainee's zone).
+    public func exportTimeOffset(_ statistics: AggregationStats, days: [DayTotal]) -> Int32? {
+        guard kind == .appleHealth, statistics.offsets.count == 1, let first = days.first, let last = days.last,
+              Int(last.date.daysSinceEpoch) - Int(first.date.daysSinceEpoch) > 60
+        else { return nil }
+        return statistics.offsets[0]
+    }
+}

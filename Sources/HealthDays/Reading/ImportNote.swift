@@ -1,0 +1,18 @@
+/// A fact about one import worth a line in the report: a repair made, a stream left out, the
+/// apps found. Facts that call for an option (the zone) are typed, so the executable words them.
+public enum ImportNote: Equatable, Sendable, ExpressibleByStringInterpolation {
+    /// A fact in the reader's own words.
+    case fact(String)
+    /// Records in local wall time with no zone at this input: dated as written, or read in the given zone.
+    case wallClockRecords(InputLocation, count: Int)
+    /// Records with no zone offset: taken as UTC unless a zone is given.
+    case recordsWithoutOffset(count: Int)
+
+    public init(stringLiteral value: String) {
+        self = .fact(value)
+    }
+
+    public init(stringInterpolation: DefaultStringInterpolation) {
+        self = .fact(String(stringInterpolation: stringInterpolation))
+    }
+}

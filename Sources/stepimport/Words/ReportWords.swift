@@ -1,0 +1,25 @@
+import HealthDays
+
+extension ImportNote {
+    /// The line for the report on standard error.
+    var words: String {
+        switch self {
+        case .fact(let text):
+            return text
+        case .wallClockRecords(let location, let count):
+            return "\(location): \(Plural.count(count, "step record")) in local wall time with no zone: dated as written, or read in the --tz zone"
+        case .recordsWithoutOffset(let count):
+            return "\(count == 1 ? "1 record carries" : "\(count) records carry") no zone offset: taken as UTC unless --tz is given"
+        }
+    }
+}
+
+extension ZoneRule {
+    /// A short phrase for reports: which rule placed the samples.
+    var words: String {
+        switch self {
+        case .recordedOffset: return "each sample's own UTC offset"
+        case .zone(let zone): return "\(zone.identifier) (--tz)"
+        }
+    }
+}
