@@ -141,7 +141,8 @@ import Testing
 
     // MARK: - Real exports
 
-    @Test(arguments: ["de_DE-2015-2018-Export.zip", "ios16-broken-dtd-export.zip", "macosx-decoys-export.zip",
+    @Test(.needsSharedFixtures,
+          arguments: ["de_DE-2015-2018-Export.zip", "ios16-broken-dtd-export.zip", "macosx-decoys-export.zip",
                       "ru_RU-testdata.xml", "trimmed-no-dtd-export.xml"])
     func fixturesGiveTheSameResult(_ fixture: String) throws {
         let path = TestPaths.sharedFixtures.appendingPathComponent("apple/\(fixture)").path
@@ -162,7 +163,7 @@ import Testing
         }
     }
 
-    @Test func theGermanExportIsReallyCutIntoPieces() throws {
+    @Test(.needsSharedFixtures) func theGermanExportIsReallyCutIntoPieces() throws {
         let path = TestPaths.sharedFixtures.appendingPathComponent("apple/de_DE-2015-2018-Export.zip").path
         let counts = PieceCounts()
         let aggregator = DayAggregator(rule: .recordedOffset)

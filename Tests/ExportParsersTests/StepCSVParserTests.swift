@@ -187,7 +187,7 @@ import Testing
 
     // MARK: - Google Fit Takeout
 
-    @Test func theDailyActivityMetricsGiveTheStepCountColumn() throws {
+    @Test(.needsSharedFixtures) func theDailyActivityMetricsGiveTheStepCountColumn() throws {
         let outcome = try Self.parse(try Self.fixture("takeout-2025-daily-activity-metrics.csv"))
         #expect(outcome.statistics.layout == .takeoutDailySummary)
         #expect(outcome.statistics.columns == 19)
@@ -205,7 +205,7 @@ import Testing
         #expect(outcome.dayTotals.map(\.date.daysSinceEpoch) == Array(date("2025-01-29").daysSinceEpoch...date("2025-02-22").daysSinceEpoch))
     }
 
-    @Test func theDailyActivityMetricsReadAlikeAtEveryChunkSize() throws {
+    @Test(.needsSharedFixtures) func theDailyActivityMetricsReadAlikeAtEveryChunkSize() throws {
         let bytes = try Self.fixture("takeout-2025-daily-activity-metrics.csv")
         let whole = try Self.parse(bytes).dayTotals
         for chunk in 1...bytes.count {
@@ -217,7 +217,7 @@ import Testing
         }
     }
 
-    @Test func theOlderDailySummariesHave1990DaysWithSteps() throws {
+    @Test(.needsSharedFixtures) func theOlderDailySummariesHave1990DaysWithSteps() throws {
         let aggregator = DayAggregator(rule: .recordedOffset)
         let outcome = try Self.parse(try Self.fixture("takeout-2012-2020-daily-summaries.csv"), chunk: 4096)
         #expect(outcome.statistics.layout == .takeoutDailySummary)
@@ -236,7 +236,7 @@ import Testing
 
     static let perDayName = "Takeout/Fit/Daily activity metrics/2025-02-02.csv"
 
-    @Test func thePerDayBucketsSumTo8122() throws {
+    @Test(.needsSharedFixtures) func thePerDayBucketsSumTo8122() throws {
         let bytes = try Self.fixture("takeout-2025-02-02.csv")
         let aggregator = DayAggregator(rule: .recordedOffset)
         _ = try Self.parse(bytes, fileName: Self.perDayName, into: aggregator)
@@ -255,7 +255,7 @@ import Testing
                                                             offsetSeconds: 19800, value: 8))
     }
 
-    @Test func thePerDayFileReadsAlikeAtEveryChunkSize() throws {
+    @Test(.needsSharedFixtures) func thePerDayFileReadsAlikeAtEveryChunkSize() throws {
         let bytes = try Self.fixture("takeout-2025-02-02.csv")
         let whole = try Self.parse(bytes, fileName: "2025-02-02.csv").entries
         #expect(whole.count == 21)

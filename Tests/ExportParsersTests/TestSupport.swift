@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import ExportParsers
 
 /// Collects what a reader hands over, for assertions.
@@ -30,9 +31,22 @@ enum TestPaths {
     /// The package root, found from this file's place in it.
     static let packageRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    /// `../shared/fixtures`, beside the checkout (CI lays it there too).
+    /// `../shared/fixtures`, beside the checkout (CI lays it there too). A clone alone has none:
+    /// tests that read it carry `.needsSharedFixtures`.
     static let sharedFixtures = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
+    static var sharedFixturesPresent: Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: sharedFixtures.path, isDirectory: &isFolder) && isFolder.boolValue
+    }
     static let expected = packageRoot.appendingPathComponent("Tests/Fixtures/expected")
+}
+
+extension Trait where Self == ConditionTrait {
+    /// For a test that reads `../shared/fixtures`: it runs when the folder is there, and is
+    /// skipped, with this reason in the output, in a clone that has none beside it.
+    static var needsSharedFixtures: Self {
+        .enabled(if: TestPaths.sharedFixturesPresent, "needs ../shared/fixtures (real exports), absent in this clone")
+    }
 }
 
 /// Milliseconds since 1970 for a UTC wall time, for building samples by hand.
