@@ -107,7 +107,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["stepimport", "stepimport-synth"],
+            dependencies: ["stepimport", "stepimport-synth", "TestSupport"],
             exclude: ["Golden"]
         ),
     ]

@@ -34,7 +34,7 @@ import TestSupport
         Case(fixture: "trimmed-no-dtd-export.xml", expected: "trimmed-no-dtd-export.json", zone: nil),
     ]
 
-    @Test(arguments: cases)
+    @Test(.needsSharedFixtures, arguments: cases)
     func totalsMatchTheIndependentComputation(_ test: Case) throws {
         let path = TestPaths.sharedFixtures.appendingPathComponent("apple/\(test.fixture)").path
         let expected = try JSONDecoder().decode(
@@ -53,7 +53,7 @@ import TestSupport
         #expect(sources == expected.sources.filter { !$0.value.isEmpty })
     }
 
-    @Test func theGermanExportHasTheKnownQuirks() throws {
+    @Test(.needsSharedFixtures) func theGermanExportHasTheKnownQuirks() throws {
         let path = TestPaths.sharedFixtures.appendingPathComponent("apple/de_DE-2015-2018-Export.zip").path
         let aggregator = DayAggregator(rule: .recordedOffset)
         let summary = try AppleHealthImport.read(path: path, into: aggregator)
@@ -67,7 +67,7 @@ import TestSupport
         #expect(summary.skippedDoctype)
     }
 
-    @Test func theBrokenIOS16DTDIsSkippedNotRecovered() throws {
+    @Test(.needsSharedFixtures) func theBrokenIOS16DTDIsSkippedNotRecovered() throws {
         let path = TestPaths.sharedFixtures.appendingPathComponent("apple/ios16-broken-dtd-export.zip").path
         let summary = try AppleHealthImport.read(path: path, into: DayAggregator(rule: .recordedOffset))
         #expect(summary.location.entries == ["apple_health_export/export.xml"])

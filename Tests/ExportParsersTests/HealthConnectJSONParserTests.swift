@@ -333,7 +333,7 @@ func feedJSON(_ bytes: [UInt8], to parser: HealthConnectJSONParser, chunk: Int) 
         return steps
     }
 
-    @Test func theEstimatedStepsFixtureMatchesTheDailySummary() throws {
+    @Test(.needsSharedFixtures) func theEstimatedStepsFixtureMatchesTheDailySummary() throws {
         let expected = try Self.dailySummarySteps()
         #expect(expected.count == 25)
         let bytes = try Self.fixture("takeout-derived-step-delta-estimated-steps.json")
@@ -353,7 +353,7 @@ func feedJSON(_ bytes: [UInt8], to parser: HealthConnectJSONParser, chunk: Int) 
         }
     }
 
-    @Test(arguments: [
+    @Test(.needsSharedFixtures, arguments: [
         ("takeout-derived-step-delta-top-level.json", "derived:com.google.step_count.delta:com.google.android.fit:vivo:V2312:557f82c0f6828d19:top_level"),
         ("takeout-derived-step-delta-merge-step-deltas.json", "derived:com.google.step_count.delta:com.google.android.gms:merge_step_deltas"),
         ("takeout-raw-cumulative-empty.json", "raw:com.google.step_count.cumulative:vivo:V2312:557f82c0f6828d19:STEP_COUNTER"),

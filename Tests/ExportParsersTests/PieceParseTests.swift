@@ -144,7 +144,8 @@ import TestSupport
 
     // MARK: - Real exports
 
-    @Test(arguments: ["de_DE-2015-2018-Export.zip", "ios16-broken-dtd-export.zip", "macosx-decoys-export.zip",
+    @Test(.needsSharedFixtures,
+          arguments: ["de_DE-2015-2018-Export.zip", "ios16-broken-dtd-export.zip", "macosx-decoys-export.zip",
                       "ru_RU-testdata.xml", "trimmed-no-dtd-export.xml"])
     func fixturesGiveTheSameResult(_ fixture: String) throws {
         let path = TestPaths.sharedFixtures.appendingPathComponent("apple/\(fixture)").path
@@ -165,7 +166,7 @@ import TestSupport
         }
     }
 
-    @Test func theGermanExportIsReallyCutIntoPieces() throws {
+    @Test(.needsSharedFixtures) func theGermanExportIsReallyCutIntoPieces() throws {
         let path = TestPaths.sharedFixtures.appendingPathComponent("apple/de_DE-2015-2018-Export.zip").path
         let counts = PieceCounts()
         let aggregator = DayAggregator(rule: .recordedOffset)

@@ -190,7 +190,7 @@ import TestSupport
 
     // MARK: - Google Fit Takeout
 
-    @Test func theDailyActivityMetricsGiveTheStepCountColumn() throws {
+    @Test(.needsSharedFixtures) func theDailyActivityMetricsGiveTheStepCountColumn() throws {
         let outcome = try Self.parse(try Self.fixture("takeout-2025-daily-activity-metrics.csv"))
         #expect(outcome.statistics.layout == .takeoutDailySummary)
         #expect(outcome.statistics.columns == 19)
@@ -208,7 +208,7 @@ import TestSupport
         #expect(outcome.dayTotals.map(\.date.daysSinceEpoch) == Array(date("2025-01-29").daysSinceEpoch...date("2025-02-22").daysSinceEpoch))
     }
 
-    @Test func theDailyActivityMetricsReadAlikeAtEveryChunkSize() throws {
+    @Test(.needsSharedFixtures) func theDailyActivityMetricsReadAlikeAtEveryChunkSize() throws {
         let bytes = try Self.fixture("takeout-2025-daily-activity-metrics.csv")
         let whole = try Self.parse(bytes).dayTotals
         for chunk in 1...bytes.count {
@@ -220,7 +220,7 @@ import TestSupport
         }
     }
 
-    @Test func theOlderDailySummariesHave1990DaysWithSteps() throws {
+    @Test(.needsSharedFixtures) func theOlderDailySummariesHave1990DaysWithSteps() throws {
         let aggregator = DayAggregator(rule: .recordedOffset)
         let outcome = try Self.parse(try Self.fixture("takeout-2012-2020-daily-summaries.csv"), chunk: 4096)
         #expect(outcome.statistics.layout == .takeoutDailySummary)
@@ -239,7 +239,7 @@ import TestSupport
 
     static let perDayName = "Takeout/Fit/Daily activity metrics/2025-02-02.csv"
 
-    @Test func thePerDayBucketsSumTo8122() throws {
+    @Test(.needsSharedFixtures) func thePerDayBucketsSumTo8122() throws {
         let bytes = try Self.fixture("takeout-2025-02-02.csv")
         let aggregator = DayAggregator(rule: .recordedOffset)
         _ = try Self.parse(bytes, fileName: Self.perDayName, into: aggregator)
@@ -258,7 +258,7 @@ import TestSupport
                                                             offsetSeconds: 19800, value: 8))
     }
 
-    @Test func thePerDayFileReadsAlikeAtEveryChunkSize() throws {
+    @Test(.needsSharedFixtures) func thePerDayFileReadsAlikeAtEveryChunkSize() throws {
         let bytes = try Self.fixture("takeout-2025-02-02.csv")
         let whole = try Self.parse(bytes, fileName: "2025-02-02.csv").entries
         #expect(whole.count == 21)

@@ -1,5 +1,6 @@
 import Foundation
 import HealthDays
+import Testing
 
 /// Collects what a reader hands over, for assertions.
 public final class SampleCollector: StepSink {
@@ -43,9 +44,22 @@ public enum TestPaths {
     /// The package root, found from this file's place in it.
     public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    /// `../shared/fixtures`, beside the checkout (CI lays it there too).
+    /// `../shared/fixtures`, beside the checkout (CI lays it there too). A clone alone has none:
+    /// tests that read it carry `.needsSharedFixtures`.
     public static let sharedFixtures = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
+    public static var sharedFixturesPresent: Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: sharedFixtures.path, isDirectory: &isFolder) && isFolder.boolValue
+    }
     public static let expected = packageRoot.appendingPathComponent("Tests/Fixtures/expected")
+}
+
+extension Trait where Self == ConditionTrait {
+    /// For a test that reads `../shared/fixtures`: it runs when the folder is there, and is
+    /// skipped, with this reason in the output, in a clone that has none beside it.
+    public static var needsSharedFixtures: Self {
+        .enabled(if: TestPaths.sharedFixturesPresent, "needs ../shared/fixtures (real exports), absent in this clone")
+    }
 }
 
 /// Milliseconds since 1970 for a UTC wall time, for building samples by hand.
