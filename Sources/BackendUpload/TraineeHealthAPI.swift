@@ -33,12 +33,7 @@ public final class TraineeHealthAPI: Sendable {
 
     /// `POST /v1/trainee/health/days`; on success the `days` count the server wrote.
     public func postDays(_ days: [DayTotal]) throws(UploadError) -> (Outcome, written: Int) {
-        var body = "{\"days\":["
-        for (index, day) in days.enumerated() {
-            if index > 0 { body += "," }
-            body += "{\"date\":\"\(day.date)\",\"steps\":\(day.steps)}"
-        }
-        body += "]}"
+        let body = DaysRequestBody.json(days)
         let request = HTTPRequest.post(baseURL + "/v1/trainee/health/days", headers: headers(json: true), body: Array(body.utf8))
         let response: HTTPResponse
         switch try perform(request) {

@@ -12,8 +12,11 @@ public enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
     case unavailable(String)
     /// The server kept failing (429, 5xx, time-outs, dropped connections) until the attempts ran out.
     case temporary(String)
-    /// The server answered something the contract does not allow (a redirect, a bad body, fewer days written than sent).
+    /// The server answered something the contract does not allow (a redirect, a bad body).
     case protocolViolation(String)
+    /// The server wrote fewer days than were sent: it skips days outside its window in the
+    /// trainee's zone, so the zone the days were cut in is likely not the trainee's.
+    case fewerDaysWritten(written: Int, sent: Int)
     /// Ctrl-C: stopped between requests.
     case interrupted
 
@@ -22,16 +25,23 @@ public enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
         case .configuration(let message): return message
         case .rejected(let status, let message): return "the server rejected the request (\(status)): \(message)"
         case .unauthorized(let status, let message):
-            return "the server refused the token (\(status))\(message.isEmpty ? "" : ": \(message)"); check STEPIMPORT_TOKEN or --token-file"
+            return "the server refused the token (\(status))\(message.isEmpty ? "" : ": \(message)")"
         case .unavailable(let message): return "the server cannot be reached: \(message)"
         case .temporary(let message): return "the server kept failing: \(message)"
         case .protocolViolation(let message): return "unexpected answer from the server: \(message)"
+        case .fewerDaysWritten: return "unexpected answer from the server: \(shortfall)"
         case .interrupted: return "interrupted"
         }
     }
 }
 
 extension UploadError {
+    /// For `fewerDaysWritten`: what the server did and why, without the remedy.
+    public var shortfall: String {
+        guard case .fewerDaysWritten(let written, let sent) = self else { return description }
+        return "the server wrote \(written) of the \(sent) days sent; it skips days outside its window in the trainee's zone"
+    }
+
     /// A transport failure that retries did not cure.
     static func fromTransport(_ error: HTTPClientError) -> UploadError {
         switch error {

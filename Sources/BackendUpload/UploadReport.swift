@@ -20,11 +20,27 @@ public struct UploadReport: Codable, Sendable, Equatable {
         public var attempts: Int
     }
 
-    /// `complete` (every day meant to be written was), `incomplete` (the server wrote fewer than
-    /// sent), `failed`, `interrupted`, `dry-run` or `plan`.
-    public var outcome = "complete"
-    /// The error that stopped the run, if one did.
+    /// How a run ended; its raw value is the report's `outcome`.
+    public enum Outcome: String, Codable, Sendable, Equatable {
+        /// Every day meant to be written was.
+        case complete
+        /// The server wrote fewer days than were sent.
+        case incomplete
+        /// An error stopped the run.
+        case failed
+        /// Ctrl-C stopped it between requests.
+        case interrupted
+        /// `--dry-run`: the batches were shown, nothing sent.
+        case dryRun = "dry-run"
+        /// `--plan`: the server was read and each day's action shown, nothing sent.
+        case plan
+    }
+
+    public var outcome = Outcome.complete
+    /// The error that stopped the run, if one did, in the caller's words (see `failure`).
     public var error: String?
+    /// The error that stopped the run, as the uploader recorded it; not part of the JSON.
+    public var failure: UploadError?
     /// Days with steps that the export gave.
     public var daysParsed = 0
     /// Days meant to be sent after the checks.
@@ -53,7 +69,7 @@ public struct UploadReport: Codable, Sendable, Equatable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        outcome = try container.decode(String.self, forKey: .outcome)
+        outcome = try container.decode(Outcome.self, forKey: .outcome)
         error = try container.decodeIfPresent(String.self, forKey: .error)
         daysParsed = try container.decode(Int.self, forKey: .daysParsed)
         daysToSend = try container.decode(Int.self, forKey: .daysToSend)

@@ -47,11 +47,11 @@ public final class Uploader {
     }
 
     /// Sends every batch of `plan`; the report says what happened. It throws only for
-    /// errors that stop the run, after recording them in `report`.
+    /// errors that stop the run, after recording the outcome in `report` (the caller words the error).
     public func send(_ plan: UploadPlan, report: inout UploadReport) throws(UploadError) {
         for (index, batch) in plan.batches.enumerated() {
             if isInterrupted() {
-                report.outcome = "interrupted"
+                report.outcome = .interrupted
                 throw .interrupted
             }
             do {
@@ -64,18 +64,17 @@ public final class Uploader {
                 report.daysSent += batch.count
                 report.daysWritten += result.value
             } catch {
-                report.outcome = error == .interrupted ? "interrupted" : "failed"
-                report.error = error.description
+                report.outcome = error == .interrupted ? .interrupted : .failed
+                report.failure = error
                 throw error
             }
         }
         if report.daysWritten < report.daysSent {
-            report.outcome = "incomplete"
-            let message = "the server wrote \(report.daysWritten) of the \(report.daysSent) days sent; it skips days outside its window in the trainee's zone (is --tz the trainee's zone?)"
-            report.error = message
-            throw .protocolViolation(message)
+            report.outcome = .incomplete
+            report.failure = .fewerDaysWritten(written: report.daysWritten, sent: report.daysSent)
+            throw .fewerDaysWritten(written: report.daysWritten, sent: report.daysSent)
         }
-        report.outcome = "complete"
+        report.outcome = .complete
     }
 
     /// Runs `request` until it succeeds, the attempts run out or the run is interrupted.

@@ -1,3 +1,4 @@
+import Foundation
 import BackendUpload
 import ExportParsers
 import HealthDays
@@ -46,8 +47,18 @@ enum ExitStatus: Int32 {
         case .unauthorized: self = .authRefused
         case .unavailable: self = .unavailable
         case .temporary: self = .temporaryFailure
-        case .protocolViolation: self = .protocolError
+        case .protocolViolation, .fewerDaysWritten: self = .protocolError
         case .interrupted: self = .interrupted
+        }
+    }
+
+    init(for error: BatchError) {
+        switch error {
+        case .unreadableManifest(let path, _):
+            self = FileManager.default.fileExists(atPath: path) ? .ioError : .noInput
+        case .invalidManifest, .invalidShard: self = .dataError
+        case .journal: self = .ioError
+        case .journalInUse: self = .temporaryFailure
         }
     }
 
@@ -70,7 +81,7 @@ enum CommandError: Error, CustomStringConvertible {
         switch self {
         case .export(let error): return error.message
         case .output(let message): return message
-        case .upload(let error): return error.description
+        case .upload(let error): return error.message
         }
     }
 }

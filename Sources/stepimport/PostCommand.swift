@@ -47,14 +47,14 @@ struct PostCommand {
                 keepExisting: options.keepExisting, readServer: options.plan, uploader: uploader)
             var report = prepared.report
             if options.plan {
-                report.outcome = "plan"
+                report.outcome = .plan
                 try write(PlanTable.render(prepared, zone: traineeZone))
                 summarize(report, plan: prepared.plan)
                 try writeReport(report)
                 return
             }
             if options.dryRun {
-                report.outcome = "dry-run"
+                report.outcome = .dryRun
                 try write(PlanTable.renderBatches(prepared.plan))
                 summarize(report, plan: prepared.plan)
                 try writeReport(report)
@@ -85,6 +85,8 @@ struct PostCommand {
 
     private func writeReport(_ report: UploadReport) throws(UploadError) {
         guard let path = options.reportFile else { return }
+        var report = report
+        report.error = report.failure?.reportText
         do {
             try report.json.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
@@ -112,8 +114,8 @@ struct PostCommand {
     private func finish(_ report: UploadReport) {
         let retried = report.batchesRetried > 0 ? ", \(report.batchesRetried) retried" : ""
         let answered = report.batches.filter { $0.written != nil }.count
-        diagnostics.note("post: \(report.outcome): sent \(report.daysSent) of \(report.daysToSend) days in \(answered) of \(report.batches.count) requests\(retried); the server wrote \(report.daysWritten)")
-        if report.outcome == "interrupted" || report.outcome == "failed", let next = report.batches.first(where: { $0.written == nil }) {
+        diagnostics.note("post: \(report.outcome.rawValue): sent \(report.daysSent) of \(report.daysToSend) days in \(answered) of \(report.batches.count) requests\(retried); the server wrote \(report.daysWritten)")
+        if report.outcome == .interrupted || report.outcome == .failed, let next = report.batches.first(where: { $0.written == nil }) {
             diagnostics.note("post: days from \(next.first) on were not sent; running the same command again is safe (the server replaces each day)")
         }
     }

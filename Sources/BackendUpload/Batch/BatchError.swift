@@ -8,6 +8,8 @@ public enum BatchError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidShard(String)
     /// The journal could not be opened, read, repaired or appended to.
     case journal(path: String, reason: String)
+    /// Another batch holds the journal's lock: it is running now.
+    case journalInUse(path: String)
 
     public var description: String {
         switch self {
@@ -21,6 +23,9 @@ public enum BatchError: Error, Equatable, Sendable, CustomStringConvertible {
             return message
         case .journal(let path, let reason):
             return "journal \(path): \(reason)"
+        case .journalInUse(let path):
+            return "journal \(path): another stepimport batch is using it; wait for that one "
+                + "to finish, or give each run its own --journal"
         }
     }
 }

@@ -43,8 +43,7 @@ public final class BatchJournal: Sendable {
         do throws(BatchError) {
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
                 if errno == EWOULDBLOCK {
-                    throw .journal(path: path, reason: "another stepimport batch is using it; wait for that one "
-                        + "to finish, or give each run its own --journal")
+                    throw .journalInUse(path: path)
                 }
                 throw Self.failure(path, "cannot be locked")
             }

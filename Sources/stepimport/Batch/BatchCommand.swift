@@ -30,10 +30,7 @@ struct BatchCommand {
             manifest = try BatchManifest(contentsOf: manifestPath, environment: environment)
         } catch {
             diagnostics.error(error.description)
-            if case .unreadableManifest = error {
-                return FileManager.default.fileExists(atPath: manifestPath) ? .ioError : .noInput
-            }
-            return .dataError
+            return ExitStatus(for: error)
         }
         for warning in manifest.warnings {
             diagnostics.warn(warning)
@@ -46,10 +43,7 @@ struct BatchCommand {
                 journal = try BatchJournal(path: path)
             } catch {
                 diagnostics.error(error.description)
-                if case .journal(_, let reason) = error, reason.hasPrefix("another stepimport batch") {
-                    return .temporaryFailure
-                }
-                return .ioError
+                return ExitStatus(for: error)
             }
             if let journal, journal.repairedBytes > 0 {
                 diagnostics.warn("journal \(journal.path): removed a torn last line (\(journal.repairedBytes) bytes) left by a run that was killed; that account is taken again")

@@ -1,3 +1,4 @@
+import BackendUpload
 import Foundation
 import HealthDays
 import StreamingText
@@ -28,12 +29,7 @@ public struct DayTotalsRenderer: Sendable {
     // MARK: - JSON
 
     private func json(_ days: [DayTotal]) -> String {
-        var out = "{\"days\":["
-        for (index, day) in days.enumerated() {
-            if index > 0 { out += "," }
-            out += "{\"date\":\"\(day.date)\",\"steps\":\(day.steps)}"
-        }
-        return out + "]}\n"
+        DaysRequestBody.json(days) + "\n"
     }
 
     private func jsonBySource(_ days: [DayTotal]) -> String {

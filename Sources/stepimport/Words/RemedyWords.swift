@@ -1,3 +1,4 @@
+import BackendUpload
 import HealthDays
 
 /// The remedies the library names, in this command line's words.
@@ -36,5 +37,22 @@ extension ExportError {
         guard let remedy else { return description }
         if case .skipInvalid = remedy { return "\(description) (\(remedy.words))" }
         return "\(description)\n  hint: \(remedy.words)"
+    }
+}
+
+extension UploadError {
+    /// The whole message, with what to do in this command line's words.
+    var message: String {
+        switch self {
+        case .unauthorized: return "\(description); check STEPIMPORT_TOKEN or --token-file"
+        case .fewerDaysWritten: return "unexpected answer from the server: \(reportText)"
+        default: return description
+        }
+    }
+
+    /// The `error` of the `--report` file: the message, without the prefix for a shortfall.
+    var reportText: String {
+        if case .fewerDaysWritten = self { return "\(shortfall) (is --tz the trainee's zone?)" }
+        return message
     }
 }
