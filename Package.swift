@@ -33,6 +33,11 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // The command-line layer both executables share: one table of options per command, from
+        // which parsing, the usage lines and --help are derived.
+        .target(
+            name: "CommandLineKit"
+        ),
         .target(
             name: "ExportParsers",
             dependencies: ["CLibXML2", "CLibZip", "CSQLite"]
@@ -56,12 +61,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "stepimport",
-            dependencies: ["ExportParsers", "BackendUpload"]
+            dependencies: ["ExportParsers", "BackendUpload", "CommandLineKit"]
         ),
         // Deterministic generator of synthetic exports for samples, tests and benchmarks.
         .executableTarget(
             name: "stepimport-synth",
-            dependencies: ["CLibZip", "CSQLite"]
+            dependencies: ["CLibZip", "CSQLite", "CommandLineKit"]
         ),
         .testTarget(
             name: "ExportParsersTests",
@@ -74,6 +79,10 @@ let package = Package(
         .testTarget(
             name: "BackendUploadTests",
             dependencies: ["BackendUpload"]
+        ),
+        .testTarget(
+            name: "CommandLineKitTests",
+            dependencies: ["CommandLineKit"]
         ),
         .testTarget(
             name: "CLITests",
