@@ -28,7 +28,7 @@ public struct Command<Options>: CommandInterface {
         self.overview = overview
         self.discussion = discussion
         self.arguments = arguments
-        self.groups = [OptionGroup(options: options + [.help])] + groups
+        self.groups = [OptionGroup(options: options + [.helpFlag])] + groups
         self.rules = rules
         self.refusals = refusals
         self.sections = sections

@@ -64,7 +64,7 @@ public struct Option<Options>: Sendable {
     }
 
     /// `-h`, `--help`: every command's request for its help page.
-    static var help: Option {
+    static var helpFlag: Option {
         Option(names: ["-h", "--help"], kind: .flag, help: "Show help information.", role: .help)
     }
 

@@ -65,9 +65,9 @@ public struct Program: Sendable {
         throw UsageError(first.hasPrefix("-") ? .unknownOption(first) : .unknownSubcommand(first), command: nil)
     }
 
-    /// `stepimport 0.1.0`.
+    /// `stepimport 0.1.0`; the name alone without a version.
     public var versionLine: String {
-        "\(name) \(version ?? "")"
+        version.map { "\(name) \($0)" } ?? name
     }
 
     /// The usage line printed with a usage error, without its `USAGE: ` (a program may spell it

@@ -16,6 +16,7 @@ enum Invocation {
         discussion: HelpText.programDiscussion,
         commands: [ReadRequest.apple, ReadRequest.healthConnect, BatchRequest.command],
         sections: [HelpText.exitStatus],
+        // The pages' usage lines have always filled 67 columns after `USAGE: stepimport <command> `.
         layout: HelpLayout(notation: .angleBrackets, synopsisWidth: 67))
 
     /// Parses the arguments after the program name.

@@ -18,7 +18,7 @@ extension PostingRequest {
 
 extension Option where Options: PostingRequest {
     static func post(help: HelpProse) -> Option {
-        .flag("--post", help: help) { $0.posting = $0.posting }
+        .flag("--post", help: help) { $0.post = $0.post ?? PostOptions() }
     }
 
     static func apiURL(help: HelpProse) -> Option {

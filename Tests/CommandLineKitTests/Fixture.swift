@@ -13,6 +13,8 @@ struct Settings: Equatable {
     var dryRun = false
     var journal: String?
     var output: String?
+    var days: Int?
+    var size: String?
 }
 
 enum Fixture {
@@ -65,10 +67,10 @@ enum Fixture {
         options: [
             .value("--out", value: "PATH", help: "Output file.") { $0.output = $1 },
             .value("--days", value: "N", help: "Number of days.") { (settings, text) throws(Rejection) in
-                guard Int(text) != nil else { throw Rejection("'--days' needs a number, got '\(text)'") }
-                settings.retries = Int(text) ?? 0
+                guard let days = Int(text) else { throw Rejection("'--days' needs a number, got '\(text)'") }
+                settings.days = days
             }.defaultValue("60"),
-            .value("--size", value: "BYTES", help: "Size to reach.") { $0.journal = $1 },
+            .value("--size", value: "BYTES", help: "Size to reach.") { $0.size = $1 },
         ],
         rules: [.required("--out"), .exclusive("--days", "--size", reason: nil)])
 
