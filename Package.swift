@@ -49,6 +49,11 @@ let package = Package(
             dependencies: ["HealthDays", "CLibZip"]
         ),
         // The format readers, one folder per family (Apple Health, Health Connect, Google Fit).
+        // The command-line layer both executables share: one table of options per command, from
+        // which parsing, the usage lines and --help are derived.
+        .target(
+            name: "CommandLineKit"
+        ),
         .target(
             name: "ExportParsers",
             dependencies: ["HealthDays", "StreamingText", "ExportInput", "CLibXML2", "CSQLite"]
@@ -72,12 +77,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "stepimport",
-            dependencies: ["HealthDays", "StreamingText", "ExportParsers", "BackendUpload"]
+            dependencies: ["HealthDays", "StreamingText", "ExportParsers", "BackendUpload", "CommandLineKit"]
         ),
         // Deterministic generator of synthetic exports for samples, tests and benchmarks.
         .executableTarget(
             name: "stepimport-synth",
-            dependencies: ["CLibZip", "CSQLite"]
+            dependencies: ["CLibZip", "CSQLite", "CommandLineKit"]
         ),
         // What the tests share: a sink that records what a reader hands over, the fixture paths.
         .target(
@@ -104,6 +109,10 @@ let package = Package(
         .testTarget(
             name: "BackendUploadTests",
             dependencies: ["BackendUpload", "HealthDays"]
+        ),
+        .testTarget(
+            name: "CommandLineKitTests",
+            dependencies: ["CommandLineKit"]
         ),
         .testTarget(
             name: "CLITests",

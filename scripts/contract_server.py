@@ -729,6 +729,8 @@ class Handler(BaseHTTPRequestHandler):
             # From here the client may see the answer: admin reads wait until it is recorded.
             self._answer_pending = True
             self.state.begin_answer()
+        if getattr(self, "_request_entry", None) is not None and not self._logged:
+            self._log_request(status)
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(data)
@@ -776,6 +778,9 @@ class Handler(BaseHTTPRequestHandler):
     # -- dispatch --
     def _handle(self) -> None:
         started = time.monotonic()
+        self._request_started = started
+        self._request_entry = None
+        self._logged = False
         split = urlsplit(self.path)
         path = split.path
         method = self.command
@@ -795,6 +800,7 @@ class Handler(BaseHTTPRequestHandler):
             "days_written": None,
             "error": None,
         }
+        self._request_entry = entry
         status: int | str = 500
         try:
             try:
@@ -830,10 +836,18 @@ class Handler(BaseHTTPRequestHandler):
             if getattr(self, "_answer_pending", False):
                 self._answer_pending = False
                 self.state.end_answer()
-            self.server.log_line(  # type: ignore[attr-defined]
-                f"{method} {self.state.redact(self.path)} {status} "
-                f"days={entry['days_written'] if entry['days_written'] is not None else '-'} "
-                f"auth={entry['authorization']} {int((time.monotonic() - started) * 1000)}ms")
+            if not self._logged:
+                self._log_request(status)
+
+    def _log_request(self, status) -> None:
+        """One log line per request. Written before the answer goes out where there is one, so that
+        the lines of requests made one after another are in the order they were made."""
+        self._logged = True
+        entry = self._request_entry
+        self.server.log_line(  # type: ignore[attr-defined]
+            f"{entry['method']} {entry['path']} {status} "
+            f"days={entry['days_written'] if entry['days_written'] is not None else '-'} "
+            f"auth={entry['authorization']} {int((time.monotonic() - self._request_started) * 1000)}ms")
 
     def _remember_body(self, entry: dict, body: bytes) -> None:
         if not body:

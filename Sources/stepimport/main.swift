@@ -1,3 +1,4 @@
+import CommandLineKit
 import ExportParsers
 import Foundation
 import HealthDays
@@ -9,17 +10,17 @@ func run() -> ExitStatus {
     do {
         invocation = try Invocation.parse(Array(CommandLine.arguments.dropFirst()))
     } catch {
-        diagnostics.write("Error: \(error.message)\n\(HelpText.usageLine(for: error.command))\n")
-        let helpCommand = error.command.map { "stepimport \($0) --help" } ?? "stepimport --help"
-        diagnostics.write("  See '\(helpCommand)' for more information.\n")
+        let program = Invocation.program
+        diagnostics.write("Error: \(error.sentence)\nUSAGE: \(program.usageLine(for: error.command))\n")
+        diagnostics.write("  See '\(program.helpCommand(for: error.command))' for more information.\n")
         return .usage
     }
     switch invocation {
     case .help(let command):
-        FileHandle.standardOutput.write(Data(HelpText.page(for: command).utf8))
+        FileHandle.standardOutput.write(Data(Invocation.program.helpPage(for: command).utf8))
         return .success
     case .version:
-        FileHandle.standardOutput.write(Data("stepimport \(HelpText.version)\n".utf8))
+        FileHandle.standardOutput.write(Data("\(Invocation.program.versionLine)\n".utf8))
         return .success
     case .apple(let path, let options):
         return read(ReadCommand(choice: .apple, path: path, options: options, diagnostics: diagnostics))

@@ -1,56 +1,66 @@
+import CommandLineKit
 import Foundation
 
-/// `stepimport-synth apple`: parses its arguments, writes the export (bare XML
-/// or zip) and the expected totals, and maps failures to exit codes.
+/// `stepimport-synth apple`: its table, and writing the export (bare XML or zip) and the
+/// expected totals.
 enum AppleCommand {
-    static let usage = "stepimport-synth apple --out PATH [--days N | --size BYTES] [--seed N] [--start YYYY-MM-DD] [--dtd normal|broken|none] [--control-chars] [--expected PATH]"
-
-    static let help = """
-        OVERVIEW: Write a deterministic, realistic synthetic Apple Health export.
-
-        Models an iPhone and an Apple Watch owner in Europe/Berlin: both devices
-        count the same walks, Mi Fit writes its samples 2 to 17 times, manual
-        entries, fractional counts, walks across midnight, a monthly Correlation,
-        and the bulk of a real export (heart rate, energy, sleep, workouts, HRV).
-        Every timestamp carries the export-time offset +0100, so summer samples are
-        an hour off on the owner's clock, as in real exports.
-
-        USAGE: \(usage)
-
-        OPTIONS:
-          --out PATH              Output file. A name ending in .zip gets Apple's layout
-                                  (apple_health_export/export.xml and export_cda.xml,
-                                  deflated, Zip64 when needed); anything else the bare XML.
-          --days N                Number of days to generate. (default: 60)
-          --size BYTES            Generate until the XML reaches this size, e.g. 500K, 100M,
-                                  1G (binary multiples), finishing the day that crosses it.
-          --seed N                Random seed; the same arguments give the same bytes.
-                                  (default: 1)
-          --start YYYY-MM-DD      First day, on the owner's Berlin calendar.
-                                  (default: 2024-01-01)
-          --dtd MODE              normal: internal DTD (export version 13); broken: iOS 16's
-                                  unclosed <!ATTLIST VisionPrescription; none: no DOCTYPE.
-                                  (default: normal)
-          --control-chars         Put a stray \\x0b byte in a few metadata values.
-          --expected PATH         Also write the day totals an importer must find (JSON):
-                                  by the file's offset, per source, and for
-                                  --tz Europe/Berlin.
-          -h, --help              Show help information.
-
-        EXIT STATUS:
-          0 success, 64 usage error, 73 cannot create the output, 74 write error.
-
-        EXAMPLES:
-          stepimport-synth apple --out samples/export.zip --days 45 --start 2024-03-15 \\
-              --expected samples/export.expected.json
-          stepimport-synth apple --out /tmp/bench.xml --size 1G --seed 7
-
-        """
+    /// `stepimport-synth apple`'s table.
+    static let table = Command<AppleExportOptions>(
+        "apple",
+        abstract: "Apple Health export (export.xml or export.zip).",
+        overview: "Write a deterministic, realistic synthetic Apple Health export.",
+        discussion: """
+            Models an iPhone and an Apple Watch owner in Europe/Berlin: both devices
+            count the same walks, Mi Fit writes its samples 2 to 17 times, manual
+            entries, fractional counts, walks across midnight, a monthly Correlation,
+            and the bulk of a real export (heart rate, energy, sleep, workouts, HRV).
+            Every timestamp carries the export-time offset +0100, so summer samples are
+            an hour off on the owner's clock, as in real exports.
+            """,
+        options: [
+            .output(help: .asWritten("""
+                Output file. A name ending in .zip gets Apple's layout
+                (apple_health_export/export.xml and export_cda.xml,
+                deflated, Zip64 when needed); anything else the bare XML.
+                """)),
+            .days(default: AppleExportOptions.defaultDays),
+            .size(help: .asWritten("""
+                Generate until the XML reaches this size, e.g. 500K, 100M,
+                1G (binary multiples), finishing the day that crosses it.
+                """)),
+            .seed,
+            .start(help: "First day, on the owner's Berlin calendar.", default: AppleExportOptions.defaultStart,
+                   years: 1900...2999, requirement: "a date as YYYY-MM-DD"),
+            .value("--dtd", value: "MODE", help: .asWritten("""
+                normal: internal DTD (export version 13); broken: iOS 16's
+                unclosed <!ATTLIST VisionPrescription; none: no DOCTYPE.
+                """)) { (options, text) throws(Rejection) in
+                guard let parsed = AppleExportDTD(rawValue: text) else {
+                    throw Rejection("'--dtd' must be normal, broken or none, got '\(text)'")
+                }
+                options.dtd = parsed
+            }.defaultValue(AppleExportDTD.normal.rawValue).synopsisValue("normal|broken|none"),
+            .flag("--control-chars", help: "Put a stray \\x0b byte in a few metadata values.") { $0.controlCharacters = true },
+            .expected(help: .asWritten("""
+                Also write the day totals an importer must find (JSON):
+                by the file's offset, per source, and for
+                --tz Europe/Berlin.
+                """)),
+        ],
+        rules: [.required("--out"), .exclusive("--days", "--size", reason: nil)],
+        sections: [
+            .synthExitStatus,
+            HelpSection("EXAMPLES", body: """
+                stepimport-synth apple --out samples/export.zip --days 45 --start 2024-03-15 \\
+                    --expected samples/export.expected.json
+                stepimport-synth apple --out /tmp/bench.xml --size 1G --seed 7
+                """),
+        ],
+        finish: { (options: inout AppleExportOptions) throws(Rejection) in try options.finish() })
 
     /// Runs the subcommand with the arguments after `apple`; returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {
-        Subcommand.run("apple", usage: usage, help: help,
-                       parse: { () throws(SynthError) in try AppleExportOptions.parse(arguments) }, generate: generate)
+        Subcommand.run(table, arguments, startingFrom: .defaults, generate: generate)
     }
 
     private static func generate(_ options: AppleExportOptions) throws(SynthError) {

@@ -1,5 +1,7 @@
-/// The settings of one `stepimport-synth apple` run, parsed from its arguments.
-struct AppleExportOptions: Equatable {
+import CommandLineKit
+
+/// The settings of one `stepimport-synth apple` run, read from its arguments (`AppleCommand.table`).
+struct AppleExportOptions: Equatable, GeneratorOptions {
     /// Where to write: a `.zip` gets Apple's archive layout, anything else the bare XML.
     var outputPath: String
     /// Number of days to generate, when the length is given in days.
@@ -19,90 +21,18 @@ struct AppleExportOptions: Equatable {
         outputPath.lowercased().hasSuffix(".zip")
     }
 
-    typealias Request = SubcommandRequest<AppleExportOptions>
-
     static let defaultDays = 60
     static let defaultStart = "2024-01-01"
 
-    /// Parses the arguments that follow `apple`. Accepts `--flag value` and
-    /// `--flag=value`.
-    static func parse(_ arguments: [String]) throws(SynthError) -> Request {
-        var output: String?
-        var days: Int?
-        var size: Int?
-        var seed: UInt64 = 1
-        var start = CivilDate(parsing: defaultStart)!
-        var dtd = AppleExportDTD.normal
-        var controlCharacters = false
-        var expected: String?
+    /// The settings before any argument: no output yet, the default start; the length is decided
+    /// by `finish()`.
+    static let defaults = AppleExportOptions(outputPath: "", startDay: CivilDate(parsing: defaultStart)!.dayNumber)
 
-        let reader = ArgumentReader(arguments)
-        while let flag = reader.nextFlag() {
-            switch flag {
-            case "-h", "--help":
-                return .help
-            case "--out":
-                output = try reader.value()
-            case "--days":
-                let text = try reader.value()
-                guard let parsed = Int(text), parsed >= 1, parsed <= 100_000 else {
-                    throw SynthError.usage("'--days' needs a whole number of days from 1 to 100000, got '\(text)'")
-                }
-                days = parsed
-            case "--size":
-                let text = try reader.value()
-                guard let parsed = parseSize(text) else {
-                    throw SynthError.usage("'--size' needs a byte count such as 500K, 100M or 1G, got '\(text)'")
-                }
-                size = parsed
-            case "--seed":
-                let text = try reader.value()
-                guard let parsed = UInt64(text) else {
-                    throw SynthError.usage("'--seed' needs a non-negative whole number, got '\(text)'")
-                }
-                seed = parsed
-            case "--start":
-                let text = try reader.value()
-                guard let parsed = CivilDate(parsing: text), (1900...2999).contains(parsed.year) else {
-                    throw SynthError.usage("'--start' needs a date as YYYY-MM-DD, got '\(text)'")
-                }
-                start = parsed
-            case "--dtd":
-                let text = try reader.value()
-                guard let parsed = AppleExportDTD(rawValue: text) else {
-                    throw SynthError.usage("'--dtd' must be normal, broken or none, got '\(text)'")
-                }
-                dtd = parsed
-            case "--control-chars":
-                try reader.noValue()
-                controlCharacters = true
-            case "--expected":
-                expected = try reader.value()
-            default:
-                if flag.hasPrefix("-") {
-                    throw SynthError.usage("unknown option '\(flag)'")
-                }
-                throw SynthError.usage("unexpected argument '\(flag)'")
-            }
-        }
-
-        guard let output, !output.isEmpty else {
-            throw SynthError.usage("missing '--out PATH'")
-        }
-        if days != nil && size != nil {
-            throw SynthError.usage("give either '--days' or '--size', not both")
-        }
-        if let expected, expected == output {
-            throw SynthError.usage("'--expected' must name a different file than '--out'")
-        }
-        var options = AppleExportOptions(outputPath: output, startDay: start.dayNumber)
-        options.days = size == nil ? (days ?? defaultDays) : nil
-        options.sizeLimit = size
-        options.seed = seed
-        options.dtd = dtd
-        options.controlCharacters = controlCharacters
-        options.expectedPath = expected
-        return .run(options)
+    /// The settings once every option is read: `--expected` is not the output, and without
+    /// `--size` the length is `--days` or the default.
+    mutating func finish() throws(Rejection) {
+        try checkExpectedPath()
+        days = sizeLimit == nil ? (days ?? Self.defaultDays) : nil
     }
 
     /// `500K`, `100M`, `1G` (binary multiples, case-insensitive) or plain bytes.

@@ -1,55 +1,56 @@
+import CommandLineKit
 import Foundation
 
-/// `stepimport-synth hc-db`: writes a Health Connect export database (bare or zipped) and the
-/// expected totals, and maps failures to exit codes.
+/// `stepimport-synth hc-db`: its table, and writing a Health Connect export database (bare or
+/// zipped) and the expected totals.
 enum HealthConnectDatabaseCommand {
-    static let usage = "stepimport-synth hc-db --out PATH(.db|.zip) [--days N | --rows N] [--seed N] [--start YYYY-MM-DD] [--user-version N] [--expected PATH]"
-
-    static let help = """
-        OVERVIEW: Write a deterministic synthetic Health Connect export database.
-
-        The schema is exactly Health Connect's (steps_record_table with its generated
-        columns, application_info_table, device_info_table,
-        health_data_category_priority_table, PRAGMA user_version). The user lives in
-        Europe/Berlin (DST included) and in every 90 days spends a week in
-        America/New_York and four days in Asia/Kolkata (+05:30); times are UTC
-        milliseconds with each record's own offset in seconds. The phone's counter
-        writes as `android`, then (halfway, at most 30 days in) as
-        `com.android.healthconnect.phone.steps`: one source. Google Fit reads the same
-        walks and writes a few exact duplicates; a Samsung watch counts them in 10-minute
-        bins, on some days higher. Walks run past midnight now and then.
-
-        USAGE: \(usage)
-
-        OPTIONS:
-          --out PATH              Output file. A name ending in .zip gets the backup's layout
-                                  (one deflated entry, health_connect_export.db), e.g.
-                                  "Health Connect.zip"; anything else the bare database.
-          --days N                Number of days to generate. (default: 60)
-          --rows N                Generate until exactly N step rows are written (benchmarks).
-          --seed N                Random seed; the same arguments give the same bytes.
-                                  (default: 1)
-          --start YYYY-MM-DD      First day. (default: \(HealthConnectOptions.defaultStart))
-          --user-version N        PRAGMA user_version; Health Connect's are 9 to 23.
-                                  (default: 20)
-          --expected PATH         Also write the day totals an importer must find (JSON),
-                                  each record placed in its own offset.
-          -h, --help              Show help information.
-
-        EXIT STATUS:
-          0 success, 64 usage error, 73 cannot create the output, 74 write error.
-
-        EXAMPLES:
-          stepimport-synth hc-db --out "samples/Health Connect.zip" --days 60 \\
-              --expected samples/hc-health-connect.expected.json
-          stepimport-synth hc-db --out /tmp/bench.db --rows 5000000
-
-        """
+    /// `stepimport-synth hc-db`'s table.
+    static let table = Command<HealthConnectOptions>(
+        "hc-db",
+        abstract: .asWritten("Health Connect's own export database (.db or Health Connect.zip)."),
+        overview: "Write a deterministic synthetic Health Connect export database.",
+        discussion: """
+            The schema is exactly Health Connect's (steps_record_table with its generated
+            columns, application_info_table, device_info_table,
+            health_data_category_priority_table, PRAGMA user_version). The user lives in
+            Europe/Berlin (DST included) and in every 90 days spends a week in
+            America/New_York and four days in Asia/Kolkata (+05:30); times are UTC
+            milliseconds with each record's own offset in seconds. The phone's counter
+            writes as `android`, then (halfway, at most 30 days in) as
+            `com.android.healthconnect.phone.steps`: one source. Google Fit reads the same
+            walks and writes a few exact duplicates; a Samsung watch counts them in 10-minute
+            bins, on some days higher. Walks run past midnight now and then.
+            """,
+        options: [
+            .output(help: .asWritten("""
+                Output file. A name ending in .zip gets the backup's layout
+                (one deflated entry, health_connect_export.db), e.g.
+                "Health Connect.zip"; anything else the bare database.
+                """)).synopsisValue("PATH(.db|.zip)"),
+            .days(default: HealthConnectOptions.defaultDays(.database)),
+            .rows,
+            .seed,
+            .start,
+            .userVersion,
+            .expected(help: .asWritten("""
+                Also write the day totals an importer must find (JSON),
+                each record placed in its own offset.
+                """)),
+        ],
+        rules: [.required("--out"), .exclusive("--days", "--rows", reason: nil)],
+        sections: [
+            .synthExitStatus,
+            HelpSection("EXAMPLES", body: """
+                stepimport-synth hc-db --out "samples/Health Connect.zip" --days 60 \\
+                    --expected samples/hc-health-connect.expected.json
+                stepimport-synth hc-db --out /tmp/bench.db --rows 5000000
+                """),
+        ],
+        finish: { (options: inout HealthConnectOptions) throws(Rejection) in try options.finish(for: .database) })
 
     /// Runs the subcommand with the arguments after `hc-db`; returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {
-        Subcommand.run("hc-db", usage: usage, help: help,
-                       parse: { () throws(SynthError) in try HealthConnectOptions.parse(arguments, for: .database) }, generate: generate)
+        Subcommand.run(table, arguments, startingFrom: .defaults, generate: generate)
     }
 
     private static func generate(_ options: HealthConnectOptions) throws(SynthError) {

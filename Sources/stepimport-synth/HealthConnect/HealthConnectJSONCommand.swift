@@ -1,59 +1,61 @@
+import CommandLineKit
 import Foundation
 
-/// `stepimport-synth hc-json`: writes a JSON dump of Health Connect step records in one of the
-/// shapes apps write, streaming, and the expected totals.
+/// `stepimport-synth hc-json`: its table, and writing a JSON dump of Health Connect step records
+/// in one of the shapes apps write, streaming, and the expected totals.
 enum HealthConnectJSONCommand {
-    static let usage = "stepimport-synth hc-json --shape SHAPE --out PATH [--days N | --size BYTES] [--seed N] [--start YYYY-MM-DD] [--expected PATH]"
-
-    static let help = """
-        OVERVIEW: Write a deterministic synthetic JSON dump of Health Connect step records.
-
-        The same user and apps as `hc-db` (the phone's counter under both names, Google
-        Fit with a few exact duplicates, a Samsung watch; Berlin with trips to New York
-        and Kolkata), written in the shape one app or library dumps them. Written as it
-        is generated, so a gigabyte takes seconds and little memory.
-
-        USAGE: \(usage)
-
-        SHAPES:
-          react-native            react-native-health-connect readRecords('Steps'):
-                                  {"records":[...],"pageToken":null}, zone offset objects.
-          react-native-no-offsets The same as dumped before 2026: no zone offsets.
-          hcgateway               HCGateway: [{"_id","id","data":{"count"},"app","start","end"}].
-          capacitor               Capacitor: {"records":[{"type":"Steps","startZoneOffset":"+02:00",..}]}.
-          flutter                 Flutter health: [{"value":{"numericValue"},"dateFrom",..}],
-                                  local wall times without an offset.
-          flutter-snake           Older Flutter health: date_from, date_to, source_name, ...
-          day-totals              A small exporter's day totals: [{"date","steps"}], no origin.
-
-        OPTIONS:
-          --shape SHAPE           The JSON shape (see SHAPES).
-          --out PATH              Output file.
-          --days N                Number of days to generate. (default: 30)
-          --size BYTES            Generate until the file reaches this size, e.g. 500K, 100M,
-                                  1G (binary multiples), finishing the day that crosses it.
-          --seed N                Random seed; the same arguments give the same bytes.
-                                  (default: 1)
-          --start YYYY-MM-DD      First day. (default: \(HealthConnectOptions.defaultStart))
-          --expected PATH         Also write the day totals an importer must find (JSON):
-                                  records with an offset placed in it, the others taken as
-                                  UTC (wall times: the date written).
-          -h, --help              Show help information.
-
-        EXIT STATUS:
-          0 success, 64 usage error, 73 cannot create the output, 74 write error.
-
-        EXAMPLES:
-          stepimport-synth hc-json --shape react-native --out samples/hc-react-native.json \\
-              --expected samples/hc-react-native.expected.json
-          stepimport-synth hc-json --shape flutter --out /tmp/bench.json --size 1G
-
-        """
+    /// `stepimport-synth hc-json`'s table.
+    static let table = Command<HealthConnectOptions>(
+        "hc-json",
+        abstract: .asWritten("JSON dumps of Health Connect step records in apps' shapes."),
+        overview: "Write a deterministic synthetic JSON dump of Health Connect step records.",
+        discussion: """
+            The same user and apps as `hc-db` (the phone's counter under both names, Google
+            Fit with a few exact duplicates, a Samsung watch; Berlin with trips to New York
+            and Kolkata), written in the shape one app or library dumps them. Written as it
+            is generated, so a gigabyte takes seconds and little memory.
+            """,
+        options: [
+            .shape,
+            .output(help: "Output file."),
+            .days(default: HealthConnectOptions.defaultDays(.json)),
+            .size(help: .asWritten("""
+                Generate until the file reaches this size, e.g. 500K, 100M,
+                1G (binary multiples), finishing the day that crosses it.
+                """)),
+            .seed,
+            .start,
+            .expected(help: .asWritten("""
+                Also write the day totals an importer must find (JSON):
+                records with an offset placed in it, the others taken as
+                UTC (wall times: the date written).
+                """)),
+        ],
+        rules: [.required("--out"), .required("--shape"), .exclusive("--days", "--size", reason: nil)],
+        sections: [
+            HelpSection("SHAPES", placement: .beforeOptions, body: """
+                react-native            react-native-health-connect readRecords('Steps'):
+                                        {"records":[...],"pageToken":null}, zone offset objects.
+                react-native-no-offsets The same as dumped before 2026: no zone offsets.
+                hcgateway               HCGateway: [{"_id","id","data":{"count"},"app","start","end"}].
+                capacitor               Capacitor: {"records":[{"type":"Steps","startZoneOffset":"+02:00",..}]}.
+                flutter                 Flutter health: [{"value":{"numericValue"},"dateFrom",..}],
+                                        local wall times without an offset.
+                flutter-snake           Older Flutter health: date_from, date_to, source_name, ...
+                day-totals              A small exporter's day totals: [{"date","steps"}], no origin.
+                """),
+            .synthExitStatus,
+            HelpSection("EXAMPLES", body: """
+                stepimport-synth hc-json --shape react-native --out samples/hc-react-native.json \\
+                    --expected samples/hc-react-native.expected.json
+                stepimport-synth hc-json --shape flutter --out /tmp/bench.json --size 1G
+                """),
+        ],
+        finish: { (options: inout HealthConnectOptions) throws(Rejection) in try options.finish(for: .json) })
 
     /// Runs the subcommand with the arguments after `hc-json`; returns the exit status.
     static func run(_ arguments: [String]) -> Int32 {
-        Subcommand.run("hc-json", usage: usage, help: help,
-                       parse: { () throws(SynthError) in try HealthConnectOptions.parse(arguments, for: .json) }, generate: generate)
+        Subcommand.run(table, arguments, startingFrom: .defaults, generate: generate)
     }
 
     private static func generate(_ options: HealthConnectOptions) throws(SynthError) {

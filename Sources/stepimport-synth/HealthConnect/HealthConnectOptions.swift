@@ -1,5 +1,8 @@
-/// The settings of one `stepimport-synth hc-db` or `hc-json` run, parsed from its arguments.
-struct HealthConnectOptions: Equatable {
+import CommandLineKit
+
+/// The settings of one `stepimport-synth hc-db` or `hc-json` run, read from its arguments
+/// (`HealthConnectDatabaseCommand.table`, `HealthConnectJSONCommand.table`).
+struct HealthConnectOptions: Equatable, GeneratorOptions {
     /// Which subcommand the arguments belong to; each takes a few options of its own.
     enum Command {
         /// `hc-db`: `--rows`, `--user-version`.
@@ -37,107 +40,60 @@ struct HealthConnectOptions: Equatable {
         days.map { min(30, $0 / 2) } ?? 30
     }
 
-    typealias Request = SubcommandRequest<HealthConnectOptions>
-
     static let defaultStart = "2025-03-20"
 
     static func defaultDays(_ command: Command) -> Int {
         command == .database ? 60 : 30
     }
 
-    /// Parses the arguments that follow the subcommand; accepts `--flag value` and `--flag=value`.
-    static func parse(_ arguments: [String], for command: Command) throws(SynthError) -> Request {
-        var output: String?
-        var days: Int?
-        var rows: Int?
-        var size: Int?
-        var seed: UInt64 = 1
-        var start = CivilDate(parsing: defaultStart)!
-        var userVersion = 20
-        var shape: HealthConnectJSONShape?
-        var expected: String?
+    /// The settings before any argument: no output yet, the default start and shape; the length
+    /// is decided by `finish(for:)`.
+    static let defaults = HealthConnectOptions(outputPath: "", startDay: CivilDate(parsing: defaultStart)!.dayNumber)
 
-        let reader = ArgumentReader(arguments)
-        while let flag = reader.nextFlag() {
-            switch (flag, command) {
-            case ("-h", _), ("--help", _):
-                return .help
-            case ("--out", _):
-                output = try reader.value()
-            case ("--days", _):
-                let text = try reader.value()
-                guard let parsed = Int(text), parsed >= 1, parsed <= 100_000 else {
-                    throw SynthError.usage("'--days' needs a whole number of days from 1 to 100000, got '\(text)'")
-                }
-                days = parsed
-            case ("--rows", .database):
-                let text = try reader.value()
-                guard let parsed = Int(text), parsed >= 1, parsed <= 1_000_000_000 else {
-                    throw SynthError.usage("'--rows' needs a whole number of rows from 1 to 1000000000, got '\(text)'")
-                }
-                rows = parsed
-            case ("--size", .json):
-                let text = try reader.value()
-                guard let parsed = AppleExportOptions.parseSize(text) else {
-                    throw SynthError.usage("'--size' needs a byte count such as 500K, 100M or 1G, got '\(text)'")
-                }
-                size = parsed
-            case ("--seed", _):
-                let text = try reader.value()
-                guard let parsed = UInt64(text) else {
-                    throw SynthError.usage("'--seed' needs a non-negative whole number, got '\(text)'")
-                }
-                seed = parsed
-            case ("--start", _):
-                let text = try reader.value()
-                guard let parsed = CivilDate(parsing: text), (1971...2999).contains(parsed.year) else {
-                    throw SynthError.usage("'--start' needs a date as YYYY-MM-DD from 1971 on, got '\(text)'")
-                }
-                start = parsed
-            case ("--user-version", .database):
-                let text = try reader.value()
-                guard let parsed = Int(text), parsed >= 0, parsed <= 1_000_000 else {
-                    throw SynthError.usage("'--user-version' needs a non-negative whole number, got '\(text)'")
-                }
-                userVersion = parsed
-            case ("--shape", .json):
-                let text = try reader.value()
-                guard let parsed = HealthConnectJSONShape(rawValue: text) else {
-                    let names = HealthConnectJSONShape.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw SynthError.usage("'--shape' must be one of \(names), got '\(text)'")
-                }
-                shape = parsed
-            case ("--expected", _):
-                expected = try reader.value()
-            default:
-                if flag.hasPrefix("-") {
-                    throw SynthError.usage("unknown option '\(flag)'")
-                }
-                throw SynthError.usage("unexpected argument '\(flag)'")
+    /// The settings once every option is read: `--expected` is not the output, and without
+    /// `--rows` or `--size` the length is `--days` or the command's default.
+    mutating func finish(for command: Command) throws(Rejection) {
+        try checkExpectedPath()
+        days = rows == nil && sizeLimit == nil ? (days ?? Self.defaultDays(command)) : nil
+    }
+}
+
+extension Option where Options == HealthConnectOptions {
+    /// `hc-db --rows N`.
+    static var rows: Option {
+        .value("--rows", value: "N", help: .asWritten("Generate until exactly N step rows are written (benchmarks).")) {
+            (options, text) throws(Rejection) in
+            guard let parsed = Int(text), parsed >= 1, parsed <= 1_000_000_000 else {
+                throw Rejection("'--rows' needs a whole number of rows from 1 to 1000000000, got '\(text)'")
             }
+            options.rows = parsed
         }
+    }
 
-        guard let output, !output.isEmpty else {
-            throw SynthError.usage("missing '--out PATH'")
+    /// `hc-db --user-version N`.
+    static var userVersion: Option {
+        .value("--user-version", value: "N", help: "PRAGMA user_version; Health Connect's are 9 to 23.") {
+            (options, text) throws(Rejection) in
+            guard let parsed = Int(text), parsed >= 0, parsed <= 1_000_000 else {
+                throw Rejection("'--user-version' needs a non-negative whole number, got '\(text)'")
+            }
+            options.userVersion = parsed
+        }.defaultValue(String(HealthConnectOptions.defaults.userVersion))
+    }
+
+    /// `hc-json --shape SHAPE`; the command's rules make it required.
+    static var shape: Option {
+        .value("--shape", value: "SHAPE", help: "The JSON shape (see SHAPES).") { (options, text) throws(Rejection) in
+            guard let parsed = HealthConnectJSONShape(rawValue: text) else {
+                let names = HealthConnectJSONShape.allCases.map(\.rawValue).joined(separator: ", ")
+                throw Rejection("'--shape' must be one of \(names), got '\(text)'")
+            }
+            options.shape = parsed
         }
-        if command == .json && shape == nil {
-            throw SynthError.usage("missing '--shape SHAPE'")
-        }
-        if days != nil && (rows != nil || size != nil) {
-            throw SynthError.usage(command == .database ? "give either '--days' or '--rows', not both"
-                                                        : "give either '--days' or '--size', not both")
-        }
-        if let expected, expected == output {
-            throw SynthError.usage("'--expected' must name a different file than '--out'")
-        }
-        var options = HealthConnectOptions(outputPath: output, startDay: start.dayNumber)
-        options.days = rows == nil && size == nil ? (days ?? defaultDays(command)) : nil
-        options.rows = rows
-        options.sizeLimit = size
-        options.seed = seed
-        options.userVersion = userVersion
-        options.shape = shape ?? .reactNative
-        options.expectedPath = expected
-        return .run(options)
+    }
+
+    static var start: Option {
+        .start(help: "First day.", default: HealthConnectOptions.defaultStart, years: 1971...2999,
+               requirement: "a date as YYYY-MM-DD from 1971 on")
     }
 }

@@ -1,0 +1,7 @@
+/// The two usage lines of a command.
+public enum SynopsisForm: Sendable, Equatable {
+    /// The line printed with a usage error: the options marked `always`, on one line.
+    case error
+    /// The line of `--help`: the options marked `always` or `helpOnly`, wrapped.
+    case help
+}

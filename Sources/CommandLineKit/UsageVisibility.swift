@@ -1,0 +1,18 @@
+/// Where an option, or a group of options, shows in its command's usage line.
+public enum UsageVisibility: Sendable, Equatable {
+    /// In the usage line printed with a usage error and in the one of `--help`.
+    case always
+    /// Only in the usage line of `--help`.
+    case helpOnly
+    /// In neither; a group lists such members as `[<group options>]`.
+    case never
+
+    /// Whether it shows in the usage line of this form.
+    func shows(in form: SynopsisForm) -> Bool {
+        switch self {
+        case .always: return true
+        case .helpOnly: return form == .help
+        case .never: return false
+        }
+    }
+}

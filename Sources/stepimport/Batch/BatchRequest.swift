@@ -1,0 +1,119 @@
+import BackendUpload
+import CommandLineKit
+
+/// What `stepimport batch` is asked to do: the manifest, and how to run its accounts.
+struct BatchRequest: ReadingRequest, PostingRequest {
+    var manifest = ""
+    var options = BatchOptions()
+
+    var read: ReadOptions {
+        get { options.read }
+        set { options.read = newValue }
+    }
+
+    var post: PostOptions? {
+        get { options.post }
+        set { options.post = newValue }
+    }
+}
+
+extension BatchRequest {
+    /// `stepimport batch`.
+    static let command = Command<BatchRequest>(
+        "batch",
+        abstract: "Read, and with --post back-fill, every account of a manifest: parallel, restartable, shardable.",
+        overview: "Back-fill many trainee accounts from a manifest of exports.",
+        discussion: HelpText.batchDiscussion,
+        arguments: [manifest],
+        options: [
+            .jobs, .shard,
+            .value("--report", value: "file", help: .asWritten("""
+                Also write the batch's report as JSON: per account the
+                days parsed, sent, written and not sent, and the error.
+                """)) { $0.options.reportFile = $1 },
+            .skipInvalid(help: .asWritten("Skip step records that cannot be read, and report them.")).usage(.helpOnly),
+            .quiet(help: "Print only failures and the table.").usage(.helpOnly),
+            .noProgress(help: "Print no progress line (it is redrawn on a terminal; in a log, a tally line is written every 10 seconds).")
+                .usage(.helpOnly),
+        ],
+        groups: [posting],
+        rules: [
+            .planOrDryRun,
+            .needs(gate: "--post", options: ["--journal", "--redo"], without: ["--plan", "--dry-run"],
+                   reason: "the journal records what was posted; --plan and --dry-run post nothing"),
+        ],
+        refusals: [
+            .token,
+            Refusal(["--token-file"], message: "each account's token comes from the manifest (its token_file or token_env column), not from --token-file"),
+            Refusal(["--tz", "--since", "--until", "--format", "--by-source", "--input-format"]) {
+                "\($0) is not a batch option: the manifest gives each account its zone (tz) and kind; "
+                    + "to look at one account's days, run stepimport apple or hc on its file"
+            },
+        ],
+        sections: HelpText.batchSections)
+
+    /// `--post` and what goes with it; `--journal` and `--redo` need a post that writes.
+    private static let posting = OptionGroup<BatchRequest>(
+        "posting", gate: "--post", usage: .always, synopsisOrder: ["--plan", "--keep-existing", "--journal", "--redo"],
+        options: [
+            .post(help: "Post each account's days with its own token."),
+            .apiURL(help: "The backend (or STEPIMPORT_API_URL)."),
+            .caCertificate(help: "Trust this CA (PEM) instead of the system's."),
+            .value("--journal", value: "file", help: """
+                Where the journal is (default: beside the manifest, <manifest>.journal.jsonl, or \
+                <manifest>.shard-K-of-N.journal.jsonl with --shard).
+                """) { $0.options.journal = $1 }.usage(.helpOnly),
+            .flag("--redo", help: "Run the accounts the journal says are done, too.") { $0.options.redo = true }.usage(.helpOnly),
+            .plan(help: "Per account, count the days a post would write, overwrite, leave the same or keep. Writes nothing."),
+            .keepExisting(help: "Post only the days the server has no value for."),
+            .dryRun(help: "Count the requests per account; send nothing."),
+            .sendAll(help: "Send days outside the server's window too."),
+            .retries(help: "Retries per request (default 5)."),
+            .timeout(help: "Time limit of one request (default 60)."),
+        ])
+
+    /// `<manifest>`: a file, since the exports and token files it names are found beside it.
+    private static let manifest = Argument<BatchRequest>(
+        "manifest",
+        help: .asWritten("""
+            A CSV file with a header and one row per account:
+              account     a unique label, for reports and the journal
+              file        the export, relative to the manifest
+              kind        apple, hc, or auto (decided by content)
+              token_file  a file holding the account's token, or
+              token_env   an environment variable holding it
+              tz          the trainee's IANA zone (Europe/Berlin)
+            Every problem in it is listed before anything starts.
+            """),
+        missing: "missing the manifest (a CSV file with the columns account, file, kind, token_file or token_env, tz)",
+        surplus: "one manifest at a time"
+    ) { (request, text) throws(Rejection) in
+        if text == "-" {
+            throw Rejection("the manifest must be a file: the exports and token files it names are found beside it")
+        }
+        request.manifest = text
+    }
+}
+
+extension Option where Options == BatchRequest {
+    static var jobs: Option {
+        .value("-j", "--jobs", value: "n", help: "Accounts at once (default: the number of cores).") { (request, text) throws(Rejection) in
+            guard let jobs = Int(text), (1...BatchOptions.maxJobs).contains(jobs) else {
+                throw Rejection("--jobs needs a whole number from 1 to \(BatchOptions.maxJobs), got '\(text)'")
+            }
+            request.options.jobs = jobs
+        }
+    }
+
+    static var shard: Option {
+        .value("--shard", value: "k/n",
+               help: "Only the k-th of n stable shares of the accounts (by a hash of the label), e.g. 2/4. Default 1/1.") {
+            (request, text) throws(Rejection) in
+            do throws(BatchError) {
+                request.options.shard = try BatchShard(parsing: text)
+            } catch {
+                throw Rejection(error.description)
+            }
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import HealthDays
+import ExportParsers
+
+/// Options shared by every subcommand that reads an export.
+struct ReadOptions {
+    var format: OutputFormat = .table
+    var bySource = false
+    var zone: ZoneRule = .recordedOffset
+    var since: LocalDate?
+    var until: LocalDate?
+    var skipInvalid = false
+    var quiet = false
+    var progress = true
+    /// `hc --input-format`: nil to detect.
+    var inputFormat: HealthConnectInputFormat?
+    /// `--post` and its options; nil when only printing.
+    var post: PostOptions?
+}

@@ -1,0 +1,205 @@
+import HealthDays
+import CommandLineKit
+import ExportParsers
+
+/// What `stepimport apple` or `stepimport hc` is asked to do: the export, and how to read it.
+struct ReadRequest: ReadingRequest, PostingRequest {
+    var path = ""
+    var options = ReadOptions()
+
+    var read: ReadOptions {
+        get { options }
+        set { options = newValue }
+    }
+
+    var post: PostOptions? {
+        get { options.post }
+        set { options.post = newValue }
+    }
+}
+
+extension ReadRequest {
+    /// `stepimport apple`.
+    static let apple = Command<ReadRequest>(
+        "apple",
+        abstract: .asWritten("""
+            Read an Apple Health export (export.zip, export.xml, the
+            unpacked folder, or - for standard input).
+            """),
+        overview: "Read an Apple Health export and print daily step totals.",
+        discussion: HelpText.appleDiscussion,
+        arguments: [export(help: .asWritten("""
+            export.zip, export.xml, the apple_health_export folder,
+            or - to read a zip or XML from standard input.
+            """))],
+        options: [
+            .format(help: """
+                table (default), json or csv. json prints exactly the body of POST /v1/trainee/health/days:
+                {"days":[{"date":"YYYY-MM-DD","steps":N}, ...]}
+                """),
+            .bySource(help: "Show every source's total per day and mark the winner (in every format)."),
+            .zone(help: .asWritten("""
+                Place every sample in this IANA zone (e.g. Europe/Berlin),
+                with its daylight-saving rules. Without it, each sample
+                is placed in the UTC offset written in the file (the
+                same rule as `stepimport hc`).
+                """)),
+            .since, .until,
+            .skipInvalid(help: "Skip step records whose date or value cannot be read, and report them, instead of stopping.")
+                .usage(.helpOnly),
+            .quiet(help: "Print no summary or progress on standard error.").usage(.helpOnly),
+            .noProgress(help: "Print no progress indicator (it only appears on a terminal, and never when NO_COLOR is set).")
+                .usage(.never),
+        ],
+        groups: [posting],
+        rules: [.planOrDryRun],
+        refusals: [.token],
+        sections: HelpText.appleSections,
+        finish: checkDates)
+
+    /// `stepimport hc`.
+    static let healthConnect = Command<ReadRequest>(
+        "hc",
+        abstract: .asWritten("""
+            Read a Health Connect export, an app's JSON or CSV dump,
+            or Google Fit Takeout (zip, folder, CSV or JSON).
+            """),
+        overview: "Read Android step data and print daily step totals.",
+        discussion: HelpText.healthConnectDiscussion,
+        arguments: [export(help: .asWritten("""
+            A zip, a database, a JSON or CSV file, a Takeout folder,
+            or - for standard input.
+            """))],
+        options: [
+            .inputFormat,
+            .format(help: "table (default), json or csv. json prints exactly the body of POST /v1/trainee/health/days."),
+            .bySource(help: "Show every source's total per day and mark the winner."),
+            .zone(help: .asWritten("""
+                Place every record in this IANA zone (e.g. Asia/Kolkata),
+                daylight saving included; wall times without an offset
+                (Flutter) are read as that zone's local time.
+                """)),
+            .since, .until,
+            .skipInvalid(help: "Skip records whose time or count cannot be read, and report them, instead of stopping.")
+                .usage(.helpOnly),
+            .quiet(help: "Print no summary or progress on standard error.").usage(.helpOnly),
+            .noProgress(help: "Print no progress indicator.").usage(.never),
+        ],
+        groups: [posting],
+        rules: [.planOrDryRun],
+        refusals: [.token],
+        sections: HelpText.healthConnectSections,
+        finish: checkDates)
+
+    /// `--post` and the options that go with it, the same for `apple` and `hc`.
+    private static let posting = OptionGroup<ReadRequest>("posting", gate: "--post", usage: .helpOnly, options: [
+        .post(help: .asWritten("""
+            Post the totals to POST /v1/trainee/health/days instead
+            of printing them: checked, in date order, at most 90
+            days a request, retried safely (the server upserts).
+            """)),
+        .apiURL(help: .asWritten("""
+            The backend (or STEPIMPORT_API_URL). https, or http
+            to this computer only.
+            """)),
+        .tokenFile,
+        .caCertificate(help: "Trust this CA (PEM) instead of the system's."),
+        .note("--tz", help: .asWritten("""
+            Also the trainee's zone for the server's window (days
+            older than 90 days or more than a day ahead are skipped
+            by the server, so they are not sent). Default: this
+            machine's zone.
+            """)),
+        .sendAll(help: "Send days outside the window too."),
+        .plan(help: "Show, per day, the server's value and the new one, and what a post would do. Writes nothing."),
+        .keepExisting(help: "Post only the days the server has no value for (never overwrite a hand-typed value)."),
+        .dryRun(help: "Show the requests that would be sent; send nothing."),
+        .retries(help: .asWritten("""
+            Retries per request for 429, 5xx, time-outs and dropped
+            connections, with backoff and Retry-After (default 5).
+            """)),
+        .timeout(help: "Time limit of one request (default 60)."),
+        .report,
+    ])
+
+    /// `<export>`: a path, or `-` for standard input.
+    private static func export(help: HelpProse) -> Argument<ReadRequest> {
+        Argument("export", help: help, missing: "missing the export to read (a path, or - for standard input)",
+                 surplus: "one export at a time") { $0.path = $1 }
+    }
+
+    private static func checkDates(_ request: inout ReadRequest) throws(Rejection) {
+        if let since = request.options.since, let until = request.options.until, since > until {
+            throw Rejection("--since \(since) is after --until \(until)")
+        }
+    }
+}
+
+extension Option where Options == ReadRequest {
+    static func format(help: HelpProse) -> Option {
+        .value("--format", value: "format", help: help) { (request, text) throws(Rejection) in
+            guard let format = OutputFormat(rawValue: text) else {
+                throw Rejection("unknown format '\(text)' (use table, json or csv)")
+            }
+            request.options.format = format
+        }
+    }
+
+    static func bySource(help: HelpProse) -> Option {
+        .flag("--by-source", help: help) { $0.options.bySource = true }
+    }
+
+    static func zone(help: HelpProse) -> Option {
+        .value("--tz", value: "zone", help: help) { (request, text) throws(Rejection) in
+            guard let zone = ZoneRule.named(text) else {
+                throw Rejection("unknown time zone '\(text)' (use an IANA name such as Europe/Berlin or America/New_York)")
+            }
+            request.options.zone = zone
+        }
+    }
+
+    static var since: Option {
+        .value("--since", value: "date", help: "Leave out days before this one (YYYY-MM-DD).") { (request, text) throws(Rejection) in
+            request.options.since = try date(text, for: "--since")
+        }
+    }
+
+    static var until: Option {
+        .value("--until", value: "date", help: "Leave out days after this one (YYYY-MM-DD).") { (request, text) throws(Rejection) in
+            request.options.until = try date(text, for: "--until")
+        }
+    }
+
+    private static func date(_ text: String, for name: String) throws(Rejection) -> LocalDate {
+        guard let date = LocalDate(text) else { throw Rejection("'\(name)' needs a date as YYYY-MM-DD, got '\(text)'") }
+        return date
+    }
+
+    /// `hc --input-format`: `auto` (detect), or one format to read a plain file as.
+    static var inputFormat: Option {
+        .value("--input-format", value: "format",
+               help: "auto (default), sqlite, json or csv: read a plain file as this format instead of recognising it.") {
+            (request, text) throws(Rejection) in
+            guard text != "auto" else {
+                request.options.inputFormat = nil
+                return
+            }
+            guard let format = HealthConnectInputFormat(rawValue: text) else {
+                let names = (["auto"] + HealthConnectInputFormat.allCases.map(\.rawValue)).joined(separator: ", ")
+                throw Rejection("unknown input format '\(text)' (use \(names))")
+            }
+            request.options.inputFormat = format
+        }
+    }
+
+    static var tokenFile: Option {
+        .value("--token-file", value: "path",
+               help: "Read the bearer token from this file's first line. Otherwise STEPIMPORT_TOKEN. Never on the command line.") {
+            $0.posting.tokenFile = $1
+        }.usage(.never)
+    }
+
+    static var report: Option {
+        .value("--report", value: "file", help: "Also write the report as JSON.") { $0.posting.reportFile = $1 }.usage(.never)
+    }
+}

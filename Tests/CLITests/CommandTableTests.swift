@@ -1,0 +1,121 @@
+import CommandLineKit
+import Foundation
+@testable import stepimport
+@testable import stepimport_synth
+import Testing
+
+/// Every option of every command's table appears in the command's help page and parses, and
+/// parsing it changes what the command is asked to do. The tables are the executables' own.
+@Suite struct CommandTableTests {
+    /// A valid value for each option that takes one, different from its default.
+    static let samples: [String: String] = [
+        // stepimport
+        "--format": "json", "--tz": "UTC", "--since": "2024-01-01", "--until": "2024-12-31", "--input-format": "csv",
+        "--api-url": "https://api.example.com", "--token-file": "token", "--cacert": "ca.pem", "--retries": "3",
+        "--timeout": "30", "--report": "report.json", "--jobs": "3", "--shard": "1/2", "--journal": "journal.jsonl",
+        // stepimport-synth
+        "--out": "other.out", "--days": "3", "--size": "1K", "--seed": "7", "--start": "2025-01-02", "--dtd": "broken",
+        "--expected": "expected.json", "--rows": "5", "--user-version": "9", "--shape": "capacitor",
+    ]
+
+    @Test func stepimportCommands() throws {
+        let program = Invocation.program
+        #expect(program.commands.map(\.name) == ["apple", "hc", "batch"])
+        try check(ReadRequest.apple, in: program, start: ReadRequest(), base: ["export.zip"])
+        try check(ReadRequest.healthConnect, in: program, start: ReadRequest(), base: ["export.zip"])
+        try check(BatchRequest.command, in: program, start: BatchRequest(), base: ["accounts.csv"])
+    }
+
+    @Test func stepimportSynthCommands() throws {
+        let program = Program.synth
+        #expect(program.commands.map(\.name) == ["apple", "hc-db", "hc-json"])
+        try check(AppleCommand.table, in: program, start: .defaults, base: ["--out", "export.xml"])
+        try check(HealthConnectDatabaseCommand.table, in: program, start: .defaults, base: ["--out", "hc.db"])
+        try check(HealthConnectJSONCommand.table, in: program, start: .defaults, base: ["--out", "hc.json", "--shape", "flutter"])
+    }
+
+    /// Every subcommand of the table reaches its own parser.
+    @Test func stepimportDispatchesEverySubcommand() throws {
+        for name in Invocation.program.commands.map(\.name) {
+            guard case .help(let command) = try Invocation.parse([name, "--help"]) else {
+                Issue.record("\(name) --help is no help")
+                continue
+            }
+            #expect(command == name)
+        }
+    }
+
+    private func check<Options>(_ command: Command<Options>, in program: Program, start: Options, base: [String]) throws {
+        let page = program.helpPage(for: command.name)
+        let helpUsage = page.components(separatedBy: "\n\n").first { $0.hasPrefix("USAGE: ") } ?? ""
+        let errorUsage = program.usageLine(for: command.name)
+
+        for group in command.groups {
+            #expect(page.contains("\n\(group.title):\n"), "\(command.name): no \(group.title) section")
+            for option in group.options where option.isNote {
+                #expect(command.option(named: option.names[0]) != nil, "\(command.name): a note for an undeclared \(option.names[0])")
+            }
+        }
+        for option in command.options {
+            let label = option.names.joined(separator: ", ")
+            #expect(page.contains("\n  \(label)"), "\(command.name): \(label) is not in the help")
+            if !option.isHelp, group(of: option, in: command)?.name == nil {
+                switch option.usage {
+                case .always:
+                    #expect(errorUsage.contains(option.longName), "\(command.name): \(option.longName) not in \(errorUsage)")
+                case .helpOnly:
+                    #expect(helpUsage.contains(option.longName) && !errorUsage.contains(option.longName),
+                            "\(command.name): \(option.longName) not only in the help's usage line")
+                case .never:
+                    #expect(!helpUsage.contains(option.longName + " ") && !helpUsage.contains(option.longName + "]"),
+                            "\(command.name): \(option.longName) in the usage line")
+                }
+            }
+            for name in option.names {
+                try checkParses(name, of: option, in: command, start: start, base: base)
+            }
+        }
+    }
+
+    /// `name` parses, alone or with a sample value (after a space and after `=`), with the gate
+    /// of its group, and changes the options that the same line without it gives.
+    private func checkParses<Options>(_ name: String, of option: Option<Options>, in command: Command<Options>,
+                                      start: Options, base: [String]) throws {
+        let gate = group(of: option, in: command)?.gate.flatMap { option.names.contains($0) ? nil : $0 }
+        let gated = base + (gate.map { [$0] } ?? [])
+        var forms = [gated + [name]]
+        if option.kind.valueName != nil {
+            guard let value = Self.samples[option.longName] else {
+                Issue.record("\(command.name): no sample value for \(option.longName)")
+                return
+            }
+            forms = [gated + [name, value]]
+            if name.hasPrefix("--") { forms.append(gated + ["\(name)=\(value)"]) }
+        }
+        guard case .run(let without) = try command.parse(gated, into: start) else {
+            Issue.record("\(command.name) \(gated.joined(separator: " ")) asks for help")
+            return
+        }
+        for line in forms {
+            let request: CommandRequest<Options>
+            do {
+                request = try command.parse(line, into: start)
+            } catch {
+                Issue.record("\(command.name) \(line.joined(separator: " ")): \(error.message)")
+                continue
+            }
+            switch request {
+            case .help:
+                #expect(option.isHelp, "\(command.name) \(line.joined(separator: " ")) asks for help")
+            case .run(let options):
+                #expect(!option.isHelp, "\(command.name) \(name) does not ask for help")
+                #expect(String(reflecting: options) != String(reflecting: without),
+                        "\(command.name) \(line.joined(separator: " ")) changes nothing")
+            }
+        }
+    }
+
+    private func group<Options>(of option: Option<Options>, in command: Command<Options>) -> OptionGroup<Options>? {
+        command.groups.first { group in group.options.contains { !$0.isNote && $0.names == option.names } }
+    }
+}
