@@ -33,6 +33,11 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // The system calls stepimport makes (files, standard streams, Ctrl-C), in one small
+        // place; Linux only.
+        .target(
+            name: "Platform"
+        ),
         // The core: days of health data and their rules (dates, offsets, zones, samples, duplicates,
         // day buckets, the highest-source rule, record problems). No C library.
         .target(
@@ -46,7 +51,7 @@ let package = Package(
         // Input: byte streams (files, standard input, zip entries through libzip), temporary spools.
         .target(
             name: "ExportInput",
-            dependencies: ["HealthDays", "CLibZip"]
+            dependencies: ["HealthDays", "Platform", "CLibZip"]
         ),
         // The format readers, one folder per family (Apple Health, Health Connect, Google Fit).
         // The command-line layer both executables share: one table of options per command, from
@@ -56,7 +61,7 @@ let package = Package(
         ),
         .target(
             name: "ExportParsers",
-            dependencies: ["HealthDays", "StreamingText", "ExportInput", "CLibXML2", "CSQLite"]
+            dependencies: ["HealthDays", "StreamingText", "ExportInput", "Platform", "CLibXML2", "CSQLite"]
         ),
         // Typed wrappers for libcurl's variadic calls (Debian's libcurl4-openssl-dev), which
         // Swift cannot call directly.
@@ -77,12 +82,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "stepimport",
-            dependencies: ["HealthDays", "StreamingText", "ExportParsers", "BackendUpload", "CommandLineKit"]
+            dependencies: ["HealthDays", "StreamingText", "ExportParsers", "BackendUpload", "CommandLineKit", "Platform"]
         ),
         // Deterministic generator of synthetic exports for samples, tests and benchmarks.
         .executableTarget(
             name: "stepimport-synth",
-            dependencies: ["CLibZip", "CSQLite", "CommandLineKit"]
+            dependencies: ["CLibZip", "CSQLite", "CommandLineKit", "Platform"]
         ),
         // What the tests share: a sink that records what a reader hands over, the fixture paths.
         .target(

@@ -1,27 +1,24 @@
-import Glibc
 import HealthDays
+import Platform
 
 /// Reads a file (or standard input) through a file descriptor, with bytes already read put back in front.
 public final class FileStream: ByteStream {
     public let location: InputLocation
     public let totalBytes: Int64?
-    private let descriptor: Int32
-    private let ownsDescriptor: Bool
+    private let file: SystemFile
     private var pending: [UInt8]
     private var pendingOffset = 0
 
     /// Opens a regular file for reading; errors name it `shownAs` (default: the path).
     public init(path: String, shownAs name: String? = nil) throws(ExportError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw FileStream.openError(path: path, errno: errno)
+        do {
+            file = try SystemFile.open(path)
+        } catch {
+            throw FileStream.openError(path: path, error)
         }
-        var info = stat()
-        let size: Int64? = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int64(info.st_size) : nil
+        let status = try? file.status()
         self.location = InputLocation(path: name ?? path)
-        self.totalBytes = size
-        self.descriptor = descriptor
-        self.ownsDescriptor = true
+        self.totalBytes = status?.kind == .regular ? status?.size : nil
         self.pending = []
     }
 
@@ -29,8 +26,7 @@ public final class FileStream: ByteStream {
     public init(descriptor: Int32, location: InputLocation, prefix: [UInt8]) {
         self.location = location
         self.totalBytes = nil
-        self.descriptor = descriptor
-        self.ownsDescriptor = false
+        self.file = SystemFile(descriptor: descriptor, owned: false)
         self.pending = prefix
     }
 
@@ -38,10 +34,6 @@ public final class FileStream: ByteStream {
     package func putBack(_ bytes: [UInt8]) {
         pending = bytes + pending[pendingOffset...]
         pendingOffset = 0
-    }
-
-    deinit {
-        if ownsDescriptor { close(descriptor) }
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(ExportError) -> Int {
@@ -55,29 +47,19 @@ public final class FileStream: ByteStream {
             if pendingOffset == pending.count { pending = [] ; pendingOffset = 0 }
             return count
         }
-        while true {
-            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
-            if count >= 0 { return count }
-            if errno == EINTR { continue }
-            throw ExportError.unreadable(location, reason: String(cString: strerror(errno)))
+        do {
+            return try file.read(into: buffer)
+        } catch {
+            throw ExportError.unreadable(location, reason: error.description)
         }
     }
 
-    /// Reads until `buffer` is full or the input ends; returns how many bytes were read.
-    func readFully(into buffer: UnsafeMutableRawBufferPointer) throws(ExportError) -> Int {
-        var filled = 0
-        while filled < buffer.count {
-            let count = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-            if count == 0 { break }
-            filled += count
-        }
-        return filled
-    }
 
-    package static func openError(path: String, errno code: Int32) -> ExportError {
-        if code == ENOENT || code == ENOTDIR {
+    /// The error for a path that cannot be opened: not found, or unreadable and why.
+    package static func openError(path: String, _ error: SystemError) -> ExportError {
+        if error.isNotFound {
             return .notFound(path: path)
         }
-        return .unreadable(InputLocation(path: path), reason: String(cString: strerror(code)))
+        return .unreadable(InputLocation(path: path), reason: error.description)
     }
 }

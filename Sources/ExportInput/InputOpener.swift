@@ -1,6 +1,6 @@
 import Foundation
-import Glibc
 import HealthDays
+import Platform
 
 /// What a path turned out to be, once opened: one stream of bytes, or a container of files.
 public enum OpenedInput {
@@ -32,16 +32,17 @@ public enum InputOpener {
             return try open(FileStream(descriptor: 0, location: InputLocation(path: "-"), prefix: []),
                             seekablePath: nil, headLength: headLength)
         }
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw FileStream.openError(path: path, errno: errno)
+        let status: FileStatus
+        do {
+            status = try FileStatus.of(path: path)
+        } catch {
+            throw FileStream.openError(path: path, error)
         }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
+        if status.kind == .directory {
             return .container(try InputContainer(folder: path))
         }
         // Pipes and process substitutions (`<(unzip -p ...)`) can be read only once, like stdin.
-        let isRegular = (info.st_mode & S_IFMT) == S_IFREG
-        return try open(try FileStream(path: path), seekablePath: isRegular ? path : nil, headLength: headLength)
+        return try open(try FileStream(path: path), seekablePath: status.kind == .regular ? path : nil, headLength: headLength)
     }
 
     /// A zip's directory is at its end: a regular file is opened by libzip itself, anything else
@@ -55,8 +56,8 @@ public enum InputOpener {
         if let seekablePath {
             return .container(InputContainer(zip: try ZipArchive(path: seekablePath, location: file.location)))
         }
-        let descriptor = try TemporarySpool.spool(file, prefix: head)
-        return .container(InputContainer(zip: try ZipArchive(descriptor: descriptor, location: file.location)))
+        let spooled = try TemporarySpool.spool(file, prefix: head)
+        return .container(InputContainer(zip: try ZipArchive(file: spooled, location: file.location)))
     }
 
     /// Whether these first bytes are a zip's.
@@ -151,7 +152,7 @@ public struct InputMember {
     /// file (a zip is read from its end), which is unlinked at once.
     public func openZip() throws(ExportError) -> InputContainer {
         let inner = try open()
-        let descriptor = try TemporarySpool.spool(inner)
-        return InputContainer(zip: try ZipArchive(descriptor: descriptor, location: inner.location))
+        let spooled = try TemporarySpool.spool(inner)
+        return InputContainer(zip: try ZipArchive(file: spooled, location: inner.location))
     }
 }

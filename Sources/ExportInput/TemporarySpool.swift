@@ -1,59 +1,59 @@
-import Glibc
 import Foundation
 import HealthDays
+import Platform
 
-/// Copies a stream into an anonymous temporary file, for zips that must be read from the end.
+/// Copies a stream into a temporary file, for inputs that must be read from the end or by name.
 ///
 /// A zip's directory sits at its end, so a zip arriving on standard input (or nested inside
-/// another zip) cannot be read as a stream. The file is unlinked as soon as it is created:
-/// nothing is left behind, even if the process is killed.
+/// another zip) cannot be read as a stream: it is spooled to a file with no name, unlinked as
+/// soon as it is created, so nothing is left behind even if the process is killed. A database
+/// goes to a named copy (SQLite opens files by name) through the same `copy`.
 package enum TemporarySpool {
-    /// Writes `prefix` and then the rest of `stream` to a new unlinked file; returns its descriptor, at offset 0.
-    package static func spool(_ stream: ByteStream, prefix: [UInt8] = []) throws(ExportError) -> Int32 {
-        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(directory)/stepimport-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else {
-            throw ExportError.unreadable(stream.location,
-                                         reason: "cannot create a temporary file in \(directory): \(String(cString: strerror(errno)))")
-        }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        do throws(ExportError) {
-            try writeAll(descriptor, prefix, stream.location)
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-            defer { buffer.deallocate() }
-            while true {
-                let count = try stream.read(into: buffer)
-                if count == 0 { break }
-                try writeAll(descriptor, UnsafeRawBufferPointer(rebasing: buffer[0..<count]), stream.location)
-            }
-            guard lseek(descriptor, 0, SEEK_SET) == 0 else {
-                throw ExportError.unreadable(stream.location, reason: String(cString: strerror(errno)))
-            }
+    /// The folder for temporary files: `$TMPDIR`, else `/tmp`.
+    package static var folder: String {
+        SystemFile.temporaryFolder(ProcessInfo.processInfo.environment)
+    }
+
+    /// Writes `prefix` and then the rest of `stream` to a new unnamed file; returns it at offset 0.
+    package static func spool(_ stream: ByteStream, prefix: [UInt8] = []) throws(ExportError) -> SystemFile {
+        let directory = folder
+        let file: SystemFile
+        do {
+            file = try SystemFile.anonymous(in: directory, prefix: "stepimport-")
         } catch {
-            close(descriptor)
-            throw error
+            throw ExportError.unreadable(stream.location, reason: "cannot create a temporary file in \(directory): \(error)")
         }
-        return descriptor
+        try copy(stream, prefix: prefix, into: file, location: stream.location, progress: nil)
+        do {
+            try file.seek(to: 0)
+        } catch {
+            throw ExportError.unreadable(stream.location, reason: error.description)
+        }
+        return file
     }
 
-    private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], _ location: InputLocation) throws(ExportError) {
-        let result = bytes.withUnsafeBytes { raw -> ExportError? in
-            do throws(ExportError) { try writeAll(descriptor, raw, location); return nil } catch { return error }
-        }
-        if let result { throw result }
-    }
-
-    /// Writes all of `bytes`, retrying short writes and interruptions.
-    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ location: InputLocation) throws(ExportError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw ExportError.unreadable(location, reason: "cannot write the temporary copy: \(String(cString: strerror(errno)))")
+    /// Writes `prefix` and the rest of `stream` to `file`; `progress` is called with the bytes
+    /// copied so far and the total when known.
+    package static func copy(_ stream: ByteStream, prefix: [UInt8], into file: SystemFile, location: InputLocation,
+                             progress: ((Int64, Int64?) -> Void)?) throws(ExportError) {
+        func write(_ bytes: UnsafeRawBufferPointer) throws(ExportError) {
+            do {
+                try file.writeAll(bytes)
+            } catch {
+                throw ExportError.unreadable(location, reason: "cannot write the temporary copy: \(error)")
             }
-            offset += written
+        }
+        let prefixWritten = prefix.withUnsafeBytes { raw in Result { () throws(ExportError) in try write(raw) } }
+        try prefixWritten.get()
+        var copied = Int64(prefix.count)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = try stream.read(into: buffer)
+            if count == 0 { break }
+            try write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            copied += Int64(count)
+            progress?(copied, stream.totalBytes.map { $0 + Int64(prefix.count) })
         }
     }
 }

@@ -1,7 +1,6 @@
 import CLibZip
-
-import Glibc
 import HealthDays
+import Platform
 
 /// A zip archive opened read-only through libzip.
 ///
@@ -31,13 +30,13 @@ public final class ZipArchive {
         try self.init(archive: archive, location: location)
     }
 
-    /// Opens a zip from a descriptor positioned at its start; libzip owns and closes the descriptor.
-    public convenience init(descriptor: Int32, location: InputLocation) throws(ExportError) {
+    /// Opens a zip from a file positioned at its start; libzip takes the descriptor over.
+    public convenience init(file: SystemFile, location: InputLocation) throws(ExportError) {
         var code: Int32 = 0
-        guard let archive = zip_fdopen(descriptor, 0, &code) else {
-            close(descriptor)
+        guard let archive = zip_fdopen(file.descriptor, 0, &code) else {
             throw ZipArchive.openError(code: code, location: location)
         }
+        _ = file.releaseDescriptor()
         try self.init(archive: archive, location: location)
     }
 

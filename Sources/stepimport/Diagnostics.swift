@@ -1,5 +1,6 @@
 import Foundation
 import HealthDays
+import Platform
 
 /// Messages for people on standard error, kept apart from the results on standard output.
 struct Diagnostics {
@@ -8,7 +9,7 @@ struct Diagnostics {
 
     static func current() -> Diagnostics {
         let environment = ProcessInfo.processInfo.environment
-        return Diagnostics(showsProgress: isatty(2) == 1 && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb")
+        return Diagnostics(showsProgress: StandardStreams.errorIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb")
     }
 
     func note(_ message: String) {
@@ -24,6 +25,6 @@ struct Diagnostics {
     }
 
     func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        try? StandardStreams.writeError(text)
     }
 }

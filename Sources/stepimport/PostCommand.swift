@@ -3,6 +3,7 @@ import ExportParsers
 import Foundation
 import Synchronization
 import HealthDays
+import Platform
 
 /// `--post`: checks, batches and posts the day totals, or shows the plan or the batches.
 struct PostCommand {
@@ -39,7 +40,7 @@ struct PostCommand {
         let uploader = Uploader(api: api, policy: RetryPolicy(maxAttempts: options.retries + 1),
                                 isInterrupted: { interruptRequested.load(ordering: .relaxed) },
                                 log: { diagnostics.note("post: \($0)") })
-        Interrupt.install(message: "\nstepimport: stopping after the current request (Ctrl-C again to stop at once)\n")
+        InterruptSignal.install(message: "\nstepimport: stopping after the current request (Ctrl-C again to stop at once)\n")
 
         do throws(UploadError) {
             let prepared = try PreparedUpload.prepare(
@@ -77,7 +78,7 @@ struct PostCommand {
 
     private func write(_ text: String) throws(UploadError) {
         do {
-            try StandardOutput.write(text)
+            try StandardStreams.writeOutput(text)
         } catch {
             throw .configuration("cannot write to standard output: \(error)")
         }

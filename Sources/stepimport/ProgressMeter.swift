@@ -1,5 +1,6 @@
 import Foundation
 import HealthDays
+import Platform
 
 /// A one-line progress indicator on standard error: bytes done, rate and time left.
 ///
@@ -25,13 +26,13 @@ final class ProgressMeter {
         } else {
             line += ", \(ByteCount.format(Int64(rate)))/s"
         }
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        try? StandardStreams.writeError("\r\u{1B}[K" + line)
         drawn = true
     }
 
     func clear() {
         if drawn {
-            FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+            try? StandardStreams.writeError("\r\u{1B}[K")
             drawn = false
         }
     }

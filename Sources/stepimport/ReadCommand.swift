@@ -1,6 +1,7 @@
 import ExportParsers
 import Foundation
 import HealthDays
+import Platform
 
 /// `stepimport apple` and `stepimport hc`: read an export and print its day totals.
 ///
@@ -44,7 +45,7 @@ struct ReadCommand {
                                          zoneDescription: zoneDescription(statistics))
         // Everything is computed before the first byte goes to stdout: an error never leaves partial totals.
         do {
-            try StandardOutput.write(renderer.render(days))
+            try StandardStreams.writeOutput(renderer.render(days))
         } catch {
             throw .output("cannot write the results to standard output: \(error)")
         }

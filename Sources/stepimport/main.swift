@@ -2,6 +2,7 @@ import CommandLineKit
 import ExportParsers
 import Foundation
 import HealthDays
+import Platform
 
 /// Parses the command line, runs the subcommand and maps its outcome to an exit status.
 func run() -> ExitStatus {
@@ -17,10 +18,10 @@ func run() -> ExitStatus {
     }
     switch invocation {
     case .help(let command):
-        FileHandle.standardOutput.write(Data(Invocation.program.helpPage(for: command).utf8))
+        try? StandardStreams.writeOutput(Invocation.program.helpPage(for: command))
         return .success
     case .version:
-        FileHandle.standardOutput.write(Data("\(Invocation.program.versionLine)\n".utf8))
+        try? StandardStreams.writeOutput("\(Invocation.program.versionLine)\n")
         return .success
     case .apple(let path, let options):
         return read(ReadCommand(choice: .apple, path: path, options: options, diagnostics: diagnostics))

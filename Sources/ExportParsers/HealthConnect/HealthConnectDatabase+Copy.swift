@@ -1,5 +1,5 @@
-import Glibc
 import Foundation
+import Platform
 import HealthDays
 import ExportInput
 
@@ -24,7 +24,7 @@ extension HealthConnectDatabase {
         let location = location ?? stream.location
         let path = try HealthConnectDatabase.copyToTemporaryFile(stream, prefix: prefix, location: location,
                                                                  progress: progress, in: folder)
-        defer { unlink(path) }
+        defer { SystemFile.unlinkName(path) }
         try self.init(opening: path, location: location)
     }
 
@@ -40,36 +40,23 @@ extension HealthConnectDatabase {
     /// Writes `prefix` and the rest of `stream` to a new file in the temporary folder; returns its path.
     static func copyToTemporaryFile(_ stream: ByteStream, prefix: [UInt8], location: InputLocation,
                                     progress: ((Int64, Int64?) -> Void)?, in folder: String?) throws(ExportError) -> String {
-        let folder = folder ?? ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(folder)/stepimport-hc-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else {
-            throw ExportError.unreadable(location, reason: "cannot create a temporary copy in \(folder): \(String(cString: strerror(errno)))")
+        let folder = folder ?? TemporarySpool.folder
+        let file: SystemFile
+        let path: String
+        do {
+            (file, path) = try SystemFile.createTemporary(in: folder, prefix: "stepimport-hc-")
+        } catch {
+            throw ExportError.unreadable(location, reason: "cannot create a temporary copy in \(folder): \(error)")
         }
-        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        var closed = false
         do throws(ExportError) {
-            let prefixWritten = prefix.withUnsafeBytes { raw in
-                Result { () throws(ExportError) in try TemporarySpool.writeAll(descriptor, raw, location) }
-            }
-            try prefixWritten.get()
-            var copied = Int64(prefix.count)
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-            defer { buffer.deallocate() }
-            while true {
-                let count = try stream.read(into: buffer)
-                if count == 0 { break }
-                try TemporarySpool.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: buffer[0..<count]), location)
-                copied += Int64(count)
-                progress?(copied, stream.totalBytes.map { $0 + Int64(prefix.count) })
-            }
-            closed = true
-            guard close(descriptor) == 0 else {
-                throw ExportError.unreadable(location, reason: "cannot write the temporary copy: \(String(cString: strerror(errno)))")
+            try TemporarySpool.copy(stream, prefix: prefix, into: file, location: location, progress: progress)
+            do {
+                try file.close()
+            } catch {
+                throw ExportError.unreadable(location, reason: "cannot write the temporary copy: \(error)")
             }
         } catch {
-            if !closed { close(descriptor) }
-            unlink(path)
+            SystemFile.unlinkName(path)
             throw error
         }
         return path

@@ -1,5 +1,5 @@
-import Glibc
 import HealthDays
+import Platform
 
 /// Checks on the file itself, made before SQLite sees it.
 extension HealthConnectDatabase {
@@ -12,32 +12,30 @@ extension HealthConnectDatabase {
     /// reaches a missing page, which may be after part of the steps were read. The header says how
     /// long the file must be, so a cut-off download is caught before any sample is handed on.
     static func checkFile(path: String, location: InputLocation) throws(ExportError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == ENOENT { throw ExportError.notFound(path: location.path) }
-            throw ExportError.unreadable(location, reason: String(cString: strerror(code)))
-        }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            throw ExportError.unreadable(location, reason: String(cString: strerror(errno)))
-        }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            throw ExportError.unreadable(location, reason: "it is a folder, not a database file")
-        }
+        let file: SystemFile
+        let status: FileStatus
         var header = [UInt8](repeating: 0, count: 100)
-        var filled = 0
-        while filled < header.count {
-            let count = header.withUnsafeMutableBytes { readBytes(descriptor, $0.baseAddress! + filled, $0.count - filled) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ExportError.unreadable(location, reason: String(cString: strerror(errno)))
-            }
-            if count == 0 { break }
-            filled += count
+        let filled: Int
+        do {
+            file = try SystemFile.open(path)
+        } catch {
+            if error.isNoEntry { throw ExportError.notFound(path: location.path) }
+            throw ExportError.unreadable(location, reason: error.description)
         }
-        try checkHeader(header[0..<filled], fileSize: Int64(info.st_size), location: location)
+        do {
+            status = try file.status()
+            if status.kind == .directory {
+                throw ExportError.unreadable(location, reason: "it is a folder, not a database file")
+            }
+            filled = try header.withUnsafeMutableBytes { buffer throws(SystemError) in try file.readFully(into: buffer) }
+        } catch let error as SystemError {
+            throw ExportError.unreadable(location, reason: error.description)
+        } catch let error as ExportError {
+            throw error
+        } catch {
+            preconditionFailure("unexpected error \(error)")
+        }
+        try checkHeader(header[0..<filled], fileSize: status.size, location: location)
     }
 
     /// Checks the magic string, the page size and, where the header records it, the database's length.
@@ -85,7 +83,3 @@ extension HealthConnectDatabase {
     }
 }
 
-/// POSIX `read`, named apart from `HealthConnectDatabase.read(into:)`.
-private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
-}

@@ -1,7 +1,7 @@
 import CSQLite
 
-import Glibc
 import HealthDays
+import Platform
 import ExportInput
 
 /// Health Connect's own export database (`health_connect_export.db`, from Settings > Health
@@ -47,8 +47,7 @@ public final class HealthConnectDatabase {
     /// Opens and checks the database file at `path` itself.
     init(opening path: String, location: InputLocation) throws(ExportError) {
         try HealthConnectDatabase.checkFile(path: path, location: location)
-        var info = stat()
-        byteSize = stat(path, &info) == 0 ? Int64(info.st_size) : 0
+        byteSize = (try? FileStatus.of(path: path).size) ?? 0
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(HealthConnectDatabase.uri(forPath: path), &handle, flags, nil)

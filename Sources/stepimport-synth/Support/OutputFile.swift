@@ -1,14 +1,14 @@
-import Glibc
+import Platform
 
-/// A file opened for writing through plain POSIX calls, fed in large chunks.
+/// A file opened for writing through plain system calls (`SystemFile`), fed in large chunks.
 ///
-/// POSIX rather than `FileHandle` so that a write error is an error value with
+/// System calls rather than `FileHandle` so that a write error is an error value with
 /// `errno` instead of an Objective-C style exception, and so that a placeholder
-/// written early (the export date) can be patched in place with `pwrite`.
+/// written early (the export date) can be patched in place.
 struct OutputFile: ~Copyable {
     /// The path the file was opened at, for messages.
     let path: String
-    private var descriptor: Int32
+    private let file: SystemFile
     private var pending: [UInt8]
     /// Bytes handed to `write(_:)` so far, buffered or not.
     private(set) var bytesWritten: Int = 0
@@ -19,18 +19,14 @@ struct OutputFile: ~Copyable {
 
     /// Creates or truncates `path` (mode 0644 before the umask).
     init(path: String) throws(SynthError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw SynthError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
+        do {
+            file = try SystemFile.open(path, .writeReplacing(mode: 0o644))
+        } catch {
+            throw SynthError.cannotCreate(path: path, reason: error.description)
         }
         self.path = path
-        descriptor = fd
         pending = []
         pending.reserveCapacity(OutputFile.flushThreshold + (1 << 20))
-    }
-
-    deinit {
-        if descriptor >= 0 { close(descriptor) }
     }
 
     /// Appends bytes; they reach the file when the buffer fills or on `finish()`.
@@ -50,32 +46,21 @@ struct OutputFile: ~Copyable {
     /// or be pending; pending bytes are flushed first).
     mutating func patch(_ bytes: [UInt8], at offset: Int) throws(SynthError) {
         try flush()
-        let result = bytes.withUnsafeBytes { raw in
-            pwrite(descriptor, raw.baseAddress, raw.count, off_t(offset))
+        let failure = bytes.withUnsafeBytes { raw in
+            Result { () throws(SystemError) in try file.writeAll(raw, at: Int64(offset)) }
         }
-        guard result == bytes.count else {
-            throw SynthError.writeFailed(path: path, reason: String(cString: strerror(errno)))
+        if case .failure(let error) = failure {
+            throw SynthError.writeFailed(path: path, reason: error.description)
         }
     }
 
     /// Writes everything still buffered.
     mutating func flush() throws(SynthError) {
-        var start = 0
-        let total = pending.count
-        var failure: Int32 = 0
-        pending.withUnsafeBytes { raw in
-            while start < total {
-                let n = Glibc.write(descriptor, raw.baseAddress! + start, total - start)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                start += n
-            }
+        let failure = pending.withUnsafeBytes { raw in
+            Result { () throws(SystemError) in try file.writeAll(raw) }
         }
-        guard failure == 0 else {
-            throw SynthError.writeFailed(path: path, reason: String(cString: strerror(failure)))
+        if case .failure(let error) = failure {
+            throw SynthError.writeFailed(path: path, reason: error.description)
         }
         pending.removeAll(keepingCapacity: true)
     }
@@ -83,10 +68,10 @@ struct OutputFile: ~Copyable {
     /// Flushes and closes; errors from `close` (delayed write errors) are reported.
     mutating func finish() throws(SynthError) {
         try flush()
-        let fd = descriptor
-        descriptor = -1
-        guard close(fd) == 0 else {
-            throw SynthError.writeFailed(path: path, reason: String(cString: strerror(errno)))
+        do {
+            try file.close()
+        } catch {
+            throw SynthError.writeFailed(path: path, reason: error.description)
         }
     }
 }

@@ -3,6 +3,7 @@ import ExportParsers
 import Foundation
 import HealthDays
 import ExportInput
+import Platform
 
 /// Does one account of a batch from start to end: read its export in its zone, then print,
 /// plan or post, exactly as `stepimport apple|hc <file> --tz <zone> [--post]` would. Safe to use

@@ -2,6 +2,7 @@ import BackendUpload
 import ExportParsers
 import Foundation
 import HealthDays
+import Platform
 
 /// `stepimport batch MANIFEST`: every account of a manifest (or of one shard of it), read in its
 /// own zone and printed, planned or posted, on `--jobs` threads, with a journal that makes a
@@ -64,7 +65,7 @@ struct BatchCommand {
 
         ExportParsersLibrary.prepareForThreads()
         if options.post != nil {
-            Interrupt.install(message: "\nstepimport: stopping: no new accounts are started, and the ones running stop after their current request (Ctrl-C again to stop at once)\n")
+            InterruptSignal.install(message: "\nstepimport: stopping: no new accounts are started, and the ones running stop after their current request (Ctrl-C again to stop at once)\n")
         }
         let runner = AccountRunner(options: options, apiURL: apiURL, environment: environment, console: console)
         let scheduler = BatchScheduler(pending: pending, runner: runner, journal: journal, console: console, jobs: options.jobs)
@@ -79,7 +80,7 @@ struct BatchCommand {
         let report = BatchReport(manifest: manifestPath, options: options, journal: journal?.path, started: started,
                                  outcomes: all, ranThisTime: outcomes.count, stop: stop, exitStatus: status)
         do {
-            try StandardOutput.write(BatchTable.render(all, options: options) + report.footer + "\n")
+            try StandardStreams.writeOutput(BatchTable.render(all, options: options) + report.footer + "\n")
         } catch {
             diagnostics.error("cannot write the results to standard output: \(error)")
             return .ioError

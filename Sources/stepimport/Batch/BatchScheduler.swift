@@ -2,6 +2,7 @@ import BackendUpload
 import ExportParsers
 import Foundation
 import HealthDays
+import Platform
 
 /// Runs a batch's accounts on `jobs` threads, one account per thread at a time, recording
 /// each outcome in the journal the moment it is known.

@@ -1,17 +1,17 @@
-import Foundation
+import Glibc
 import Synchronization
-import HealthDays
 
-/// Set by the SIGINT handler; uploads poll it between requests.
-let interruptRequested = Atomic<Bool>(false)
+/// Set by the SIGINT handler: whether Ctrl-C was pressed. Long work polls it at safe points.
+public let interruptRequested = Atomic<Bool>(false)
 
 /// What the SIGINT handler writes; set once, before the handler is installed.
 nonisolated(unsafe) private var interruptMessage: StaticString = "\n"
 
-/// Ctrl-C while posting: the first one asks to stop at the next safe point, the second stops at once.
-enum Interrupt {
-    /// Installs the handler, which writes `message` to stderr on the first Ctrl-C.
-    static func install(message: StaticString) {
+/// Ctrl-C: the first one asks to stop at the next safe point (and writes a message to standard
+/// error), the second ends the process at once with status 130.
+public enum InterruptSignal {
+    /// Installs the handler, which writes `message` to standard error on the first Ctrl-C.
+    public static func install(message: StaticString) {
         interruptMessage = message
         // A parent may have blocked SIGINT, and the mask is inherited: unblock it, or Ctrl-C would be lost.
         var mask = sigset_t()
@@ -24,7 +24,7 @@ enum Interrupt {
                 _exit(130)
             }
             // Only async-signal-safe calls here: write(2) of a static string.
-            _ = Glibc.write(2, interruptMessage.utf8Start, interruptMessage.utf8CodeUnitCount)
+            _ = write(2, interruptMessage.utf8Start, interruptMessage.utf8CodeUnitCount)
         }
     }
 }

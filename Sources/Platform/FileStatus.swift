@@ -1,0 +1,28 @@
+import Glibc
+
+/// What a path is, from `stat(2)` (links followed) or `fstat(2)`.
+public struct FileStatus: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case regular, directory, other
+    }
+
+    public let kind: Kind
+    /// The size in bytes (meaningful for a regular file).
+    public let size: Int64
+
+    init(_ info: stat) {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: kind = .regular
+        case S_IFDIR: kind = .directory
+        default: kind = .other
+        }
+        size = Int64(info.st_size)
+    }
+
+    /// The status of `path`, following symbolic links.
+    public static func of(path: String) throws(SystemError) -> FileStatus {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw SystemError.last }
+        return FileStatus(info)
+    }
+}

@@ -1,0 +1,31 @@
+import Glibc
+
+/// Standard output and standard error, written with `write(2)`, so that a full disk or a
+/// closed pipe is an error to report (FileHandle traps on it).
+public enum StandardStreams {
+    /// Writes `text` to standard output.
+    public static func writeOutput(_ text: String) throws(SystemError) {
+        try write(text, to: 1)
+    }
+
+    /// Writes `text` to standard error.
+    public static func writeError(_ text: String) throws(SystemError) {
+        try write(text, to: 2)
+    }
+
+    /// Whether standard error is a terminal (progress and redrawn lines only then).
+    public static var errorIsTerminal: Bool { isatty(2) == 1 }
+
+    private static func write(_ text: String, to descriptor: Int32) throws(SystemError) {
+        var text = text
+        let failure: SystemError? = text.withUTF8 { bytes in
+            do throws(SystemError) {
+                try SystemFile.writeAll(UnsafeRawBufferPointer(bytes), to: descriptor)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+}
