@@ -96,6 +96,10 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(
+            name: "PlatformTests",
+            dependencies: ["Platform"]
+        ),
+        .testTarget(
             name: "HealthDaysTests",
             dependencies: ["HealthDays", "TestSupport"]
         ),

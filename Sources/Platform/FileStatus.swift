@@ -10,6 +10,11 @@ public struct FileStatus: Sendable, Equatable {
     /// The size in bytes (meaningful for a regular file).
     public let size: Int64
 
+    public init(kind: Kind, size: Int64) {
+        self.kind = kind
+        self.size = size
+    }
+
     init(_ info: stat) {
         switch info.st_mode & S_IFMT {
         case S_IFREG: kind = .regular
