@@ -82,7 +82,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "stepimport",
-            dependencies: ["HealthDays", "StreamingText", "ExportParsers", "BackendUpload", "CommandLineKit", "Platform"]
+            dependencies: ["HealthDays", "StreamingText", "ExportParsers", "HTTPClient", "BackendUpload", "CommandLineKit",
+                           "Platform"]
         ),
         // Deterministic generator of synthetic exports for samples, tests and benchmarks.
         .executableTarget(
@@ -125,7 +126,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["stepimport", "stepimport-synth", "TestSupport"],
+            dependencies: ["stepimport", "stepimport-synth", "TestSupport", "BackendUpload"],
             exclude: ["Golden"]
         ),
     ]
