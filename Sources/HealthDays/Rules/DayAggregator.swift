@@ -100,7 +100,7 @@ public final class DayAggregator: StepSink {
         return sums.map { key, sum in
             SourceDayTotal(date: LocalDate(daysSinceEpoch: Int32(truncatingIfNeeded: key >> 32)),
                            source: sources.names[Int(UInt32(truncatingIfNeeded: key))],
-                           steps: Int(sum.rounded(.toNearestOrAwayFromZero)))
+                           steps: Self.rounded(sum))
         }
     }
 
@@ -109,14 +109,14 @@ public final class DayAggregator: StepSink {
     /// The same as `highestSourcePerDay(sourceDayTotals())` cut to `range`, grouped straight from
     /// the sums: 16 bytes per source and day in one sorted array, instead of an entry with a name
     /// and a dictionary of arrays by day (an export spanning many days peaked higher than its parse).
+    /// Each day's sources then go through the one rule, `DayTotal(highestSourceOn:among:)`.
     public func dayTotals(in range: ClosedRange<LocalDate>? = nil) -> [DayTotal] {
         precondition(finished, "DayAggregator.finish() must be called before the totals are read")
         var kept: [(day: Int32, source: Int32, steps: Int)] = []
         for (key, sum) in sums {
-            let steps = Int(sum.rounded(.toNearestOrAwayFromZero))
             let day = Int32(truncatingIfNeeded: key >> 32)
-            guard steps != 0, range?.contains(LocalDate(daysSinceEpoch: day)) ?? true else { continue }
-            kept.append((day, Int32(bitPattern: UInt32(truncatingIfNeeded: key)), steps))
+            guard range?.contains(LocalDate(daysSinceEpoch: day)) ?? true else { continue }
+            kept.append((day, Int32(bitPattern: UInt32(truncatingIfNeeded: key)), Self.rounded(sum)))
         }
         kept.sort { $0.day < $1.day }
         var days: [DayTotal] = []
@@ -124,16 +124,18 @@ public final class DayAggregator: StepSink {
         while start < kept.count {
             var end = start + 1
             while end < kept.count && kept[end].day == kept[start].day { end += 1 }
-            let ranked = kept[start..<end]
-                .map { SourceTotal(source: sources.names[Int($0.source)], steps: $0.steps) }
-                .sorted(by: ranksBefore)
-            if ranked[0].steps > 0 {
-                days.append(DayTotal(date: LocalDate(daysSinceEpoch: kept[start].day), steps: ranked[0].steps,
-                                     source: ranked[0].source, sources: ranked))
+            let totals = kept[start..<end].map { SourceTotal(source: sources.names[Int($0.source)], steps: $0.steps) }
+            if let day = DayTotal(highestSourceOn: LocalDate(daysSinceEpoch: kept[start].day), among: totals) {
+                days.append(day)
             }
             start = end
         }
         return days
+    }
+
+    /// A source's day total in whole steps: rounded once, at the end, half away from zero.
+    private static func rounded(_ sum: Double) -> Int {
+        Int(sum.rounded(.toNearestOrAwayFromZero))
     }
 
     // MARK: - Buckets
