@@ -278,7 +278,7 @@ extension HealthConnectJSONParser.Assembler {
         statistics.records += 1
         noteShape(.dayTotals)
         let dateField = field(.date, of: index)
-        guard dateField.kind == .string, let date = Self.localDate(text(.date, of: index)) else {
+        guard dateField.kind == .string, let date = LocalDate(text(.date, of: index)) else {
             return try invalid(index, "date \(quoted(.date, of: index)) is not a date (YYYY-MM-DD)")
         }
         guard let steps = try count(index, googleFit: false) else { return }
@@ -288,21 +288,6 @@ extension HealthConnectJSONParser.Assembler {
         }
         statistics.dayTotals += 1
         withSource(index) { sink.addDayTotal(date, steps: steps, sourceUTF8: $0) }
-    }
-
-    static func localDate(_ text: UnsafeRawBufferPointer) -> LocalDate? {
-        guard text.count == 10, text[4] == 0x2D, text[7] == 0x2D else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                let digit = Int(text[index]) &- 48
-                guard digit >= 0 && digit <= 9 else { return nil }
-                value = value * 10 + digit
-            }
-            return value
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
-        return LocalDate(year: year, month: month, day: day)
     }
 
     // MARK: - Sources

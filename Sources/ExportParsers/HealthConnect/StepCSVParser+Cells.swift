@@ -134,21 +134,4 @@ extension StepCSVParser {
         guard value <= 18 * 3600 else { return nil }
         return Int32(negative ? -value : value)
     }
-
-    /// `YYYY-MM-DD`; nil for anything else, including dates that do not exist.
-    @inline(__always)
-    static func localDate(_ cell: UnsafeRawBufferPointer) -> LocalDate? {
-        guard cell.count == 10, cell[4] == 0x2D, cell[7] == 0x2D else { return nil }
-        var parts = (0, 0, 0)
-        for index in 0..<10 where index != 4 && index != 7 {
-            let digit = Int(cell[index]) &- 48
-            guard digit >= 0, digit <= 9 else { return nil }
-            switch index {
-            case 0..<4: parts.0 = parts.0 * 10 + digit
-            case 5..<7: parts.1 = parts.1 * 10 + digit
-            default: parts.2 = parts.2 * 10 + digit
-            }
-        }
-        return LocalDate(year: parts.0, month: parts.1, day: parts.2)
-    }
 }
