@@ -4,18 +4,17 @@
 /// Accepted: `yyyy-MM-dd HH:mm:ss ±hhmm` (Apple's, not ISO 8601: a space before the offset,
 /// no colon) and ISO 8601 `yyyy-MM-ddTHH:mm:ss[.fff][Z|±hh:mm|±hhmm|±hh]`; a space may stand
 /// for the `T`, and the offset may be missing (then the time is a wall clock). The date is read by
-/// `LocalDate`, the one parser of `YYYY-MM-DD`.
+/// `LocalDate` and the offset by `UTCOffset`, the one parser of each.
 public enum Timestamp {
     /// The instant in milliseconds since 1970 (the wall time taken as UTC when there is no
     /// offset) and the written offset in seconds (nil when none); nil when malformed.
     @inline(__always)
     public static func parse(_ text: UnsafeRawBufferPointer) -> (ms: Int64, offset: Int32?)? {
         let count = text.count
-        @inline(__always) func digit(_ index: Int) -> Int? { ASCIIDigits.one(text, at: index) }
-        @inline(__always) func two(_ index: Int) -> Int? { ASCIIDigits.two(text, at: index) }
         guard count >= 19, let date = LocalDate(text[0..<10]), text[10] == 0x20 || text[10] == 0x54,
-              let hour = two(11), text[13] == 0x3A, let minute = two(14), text[16] == 0x3A,
-              let second = two(17),
+              let hour = ASCIIDigits.two(text, at: 11), text[13] == 0x3A,
+              let minute = ASCIIDigits.two(text, at: 14), text[16] == 0x3A,
+              let second = ASCIIDigits.two(text, at: 17),
               hour <= 23, minute <= 59, second <= 60
         else { return nil }
 
@@ -25,7 +24,7 @@ public enum Timestamp {
             index += 1
             var scale = 100
             let fractionStart = index
-            while index < count, let value = digit(index) {
+            while index < count, let value = ASCIIDigits.one(text, at: index) {
                 millis += value * scale
                 scale /= 10
                 index += 1
@@ -37,28 +36,10 @@ public enum Timestamp {
         if index == count {
             return (localMs, nil)
         }
+        // Apple writes a space before the offset.
         if text[index] == 0x20 { index += 1 }
-        guard index < count else { return nil }
-        var offset = 0
-        if text[index] == 0x5A {  // Z
-            index += 1
-        } else {
-            let sign = text[index]
-            guard sign == 0x2B || sign == 0x2D, index + 3 <= count, let hours = two(index + 1) else { return nil }
-            var minutes = 0
-            var next = index + 3
-            if next < count {
-                if text[next] == 0x3A { next += 1 }
-                guard next + 2 <= count, let written = two(next) else { return nil }
-                minutes = written
-                next += 2
-            }
-            guard hours <= 18, minutes <= 59 else { return nil }
-            offset = (hours * 3600 + minutes * 60) * (sign == 0x2D ? -1 : 1)
-            index = next
-        }
-        guard index == count else { return nil }
-        return (localMs - Int64(offset) * 1000, Int32(offset))
+        guard let offset = UTCOffset.parse(UnsafeRawBufferPointer(rebasing: text[index...])) else { return nil }
+        return (localMs - Int64(offset) * 1000, offset)
     }
 
     /// Parses a timestamp given as a string (tests, small inputs).
