@@ -242,6 +242,20 @@ private struct TestFailure: Error, CustomStringConvertible {
         #expect(readError(path)?.remedy == .skipInvalid)
     }
 
+    /// The bound is `UTCOffset.maximumSeconds`, ±18 hours, the same as a counted offset in CSV or JSON.
+    @Test func zoneOffsetsUpToEighteenHoursEitherWay() throws {
+        let folder = ScratchFolder()
+        let path = folder.file("hc.db")
+        try DatabaseBuilder().write([.init(0, 1000, offset: 64_800, count: "10", app: 1),
+                                     .init(0, 1000, offset: -64_800, count: "11", app: 1),
+                                     .init(0, 1000, offset: -64_801, count: "12", app: 1)], to: path)
+        let collector = SampleCollector()
+        let statistics = try open(path).read(into: collector, invalidRecords: .skip)
+        #expect(collector.entries.map(\.sample.offsetSeconds) == [64_800, -64_800])
+        #expect(statistics.skipped.examples.first?.problem
+                    == "steps_record_table row_id 3: start_zone_offset -64801 is not a UTC offset in seconds (-64800 to 64800)")
+    }
+
     @Test func invalidRowsAreSkippedAndCountedWhenAsked() throws {
         let folder = ScratchFolder()
         let path = folder.file("hc.db")

@@ -38,4 +38,59 @@ import TestSupport
     func rejectsImpossibleOrMalformedDates(_ text: String) {
         #expect(LocalDate(text) == nil)
     }
+
+    // MARK: - The one YYYY-MM-DD parser, from bytes
+
+    private func fromBytes(_ text: String) -> LocalDate? {
+        Array(text.utf8).withUnsafeBytes { LocalDate($0) }
+    }
+
+    @Test func everyDayParsesBackFromItsOwnText() {
+        // 1600..2400: four-century leap rules on both sides of 2000, and years before 1970.
+        let first = LocalDate(year: 1600, month: 1, day: 1)!.daysSinceEpoch
+        let last = LocalDate(year: 2400, month: 12, day: 31)!.daysSinceEpoch
+        for days in first...last {
+            let date = LocalDate(daysSinceEpoch: days)
+            let text = date.description
+            if fromBytes(text) != date || LocalDate(text) != date {
+                Issue.record("\(text) does not parse back to \(days)")
+                return
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("0000-01-01", -719_528), ("0000-02-29", -719_469), ("9999-12-31", 2_932_896),
+        ("1970-01-01", 0), ("1969-12-31", -1), ("2000-02-29", 11_016), ("2024-02-29", 19_782),
+        ("2024-12-31", 20_088), ("2024-04-30", 19_843),
+    ] as [(String, Int32)])
+    func readsTheBoundsOfEveryField(_ text: String, _ days: Int32) {
+        #expect(fromBytes(text)?.daysSinceEpoch == days)
+        #expect(LocalDate(text)?.daysSinceEpoch == days)
+    }
+
+    @Test(arguments: [
+        // Days that do not exist.
+        "2024-02-30", "2023-02-29", "1900-02-29", "2100-02-29", "2024-04-31", "2024-06-31", "2024-09-31",
+        "2024-11-31", "2024-01-32", "2024-01-00", "2024-00-01", "2024-13-01", "2024-99-99",
+        // Other layouts and stray bytes.
+        "2024/01/01", "01/02/2024", "01/02/24", "2024.01.01", "2024_01_01", "20240101", "2024-1-01", "2024-01-1",
+        "24-01-01", "+2024-01-01", "-2024-01-01", "12024-01-01", " 2024-01-01", "2024-01-01 ", "2024-01-01Z",
+        "2024-01-01T00:00:00Z", "2024-0a-01", "2024-01-0x", "abcd-ef-gh", "2024--1-01", "2024-01--1",
+        "2024\u{2212}01\u{2212}01", "\u{0662}\u{0660}\u{0662}\u{0664}-01-01", "2024-01-01\u{0}", "",
+    ])
+    func refusesEverythingElse(_ text: String) {
+        #expect(fromBytes(text) == nil)
+        #expect(LocalDate(text) == nil)
+    }
+
+    @Test func readsASliceSuchAsTheDateOfATimestamp() {
+        let bytes = Array("2024-02-29T23:59:59+14:00 and 2023-02-29".utf8)
+        bytes.withUnsafeBytes { buffer in
+            #expect(LocalDate(buffer[0..<10])?.description == "2024-02-29")
+            #expect(LocalDate(buffer[buffer.count - 10..<buffer.count]) == nil)
+            #expect(LocalDate(buffer[0..<11]) == nil)
+            #expect(LocalDate(buffer) == nil)
+        }
+    }
 }

@@ -53,6 +53,37 @@ import TestSupport
     }
 }
 
+/// `Timestamp` reads its date with `LocalDate` and its offset with `UTCOffset`: the same forms, nothing more.
+@Suite struct TimestampPartsTests {
+    @Test(arguments: ["Z", "+05:30", "+0530", "+05", "-18:59", "-00:00", "+18"])
+    func takesEveryWrittenOffsetWithOrWithoutASpace(_ offset: String) throws {
+        let seconds = try #require(UTCOffset.parse(offset))
+        for text in ["2024-03-01T10:00:00" + offset, "2024-03-01 10:00:00 " + offset, "2024-03-01T10:00:00.5" + offset] {
+            let parsed = try #require(Timestamp.parse(text), "\(text)")
+            #expect(parsed.offset == seconds)
+            #expect(parsed.ms == utcMs(2024, 3, 1, 10) + (text.contains(".5") ? 500 : 0) - Int64(seconds) * 1000)
+        }
+    }
+
+    @Test(arguments: ["z", "+19:00", "+05:60", "+5", "+05:", "+053", "19800", " ", "  +05:30", "Z ", "UTC"])
+    func refusesWhatUTCOffsetRefuses(_ offset: String) {
+        #expect(Timestamp.parse("2024-03-01T10:00:00" + offset) == nil)
+        #expect(Timestamp.parse("2024-03-01 10:00:00 " + offset) == nil)
+    }
+
+    @Test(arguments: ["2024-02-29", "2000-02-29", "0000-01-01", "9999-12-31", "2023-02-29", "2100-02-29", "2024-04-31",
+                      "2024-13-01", "2024-00-01", "2024/03/01"])
+    func takesTheDaysLocalDateTakes(_ day: String) {
+        let parsed = Timestamp.parse(day + "T00:00:00Z")
+        #expect(parsed?.ms == LocalDate(day).map { Int64($0.daysSinceEpoch) * 86_400_000 })
+    }
+
+    @Test func secondsUpToALeapSecond() {
+        #expect(Timestamp.parse("2016-12-31T23:59:60Z")?.ms == utcMs(2017, 1, 1))
+        #expect(Timestamp.parse("2016-12-31T23:59:61Z") == nil)
+    }
+}
+
 @Suite struct DecimalNumberTests {
     private func parse(_ text: String) -> Double? {
         Array(text.utf8).withUnsafeBytes { DecimalNumber.parse($0) }

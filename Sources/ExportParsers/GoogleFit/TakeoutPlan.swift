@@ -57,6 +57,6 @@ struct TakeoutPlan: Equatable {
     static func isDayFileName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard bytes.count == 14, name.hasSuffix(".csv") else { return false }
-        return LocalDate(String(decoding: bytes[0..<10], as: UTF8.self)) != nil
+        return bytes.withUnsafeBytes { LocalDate($0[0..<10]) } != nil
     }
 }

@@ -27,8 +27,8 @@ public final class HealthConnectDatabase {
     /// The source of rows whose app is missing or not in `application_info_table`.
     static let unknownSource = "(unknown)"
     private static let maxSkippedExamples = 5
-    /// Health Connect's `ZoneOffset` range, ±18 hours in seconds.
-    private static let offsetRange: ClosedRange<Int64> = -64_800...64_800
+    /// Health Connect's `ZoneOffset` range, ±18 hours in seconds: the bound of a counted offset.
+    private static let offsetRange = -Int64(UTCOffset.maximumSeconds)...Int64(UTCOffset.maximumSeconds)
 
     /// Opens the database at `path` read-only and checks that it is a Health Connect export this
     /// version knows; `location` names it in errors (the file, or the zip entry it came from).
@@ -137,7 +137,8 @@ public final class HealthConnectDatabase {
             case SQLITE_INTEGER:
                 let value = statement.int64(column)
                 if HealthConnectDatabase.offsetRange.contains(value) { return Int32(value) }
-                try invalid(rowID, "\(name) \(value) is not a UTC offset in seconds (-64800 to 64800)")
+                try invalid(rowID, "\(name) \(value) is not a UTC offset in seconds "
+                                   + "(\(HealthConnectDatabase.offsetRange.lowerBound) to \(HealthConnectDatabase.offsetRange.upperBound))")
             default:
                 try invalid(rowID, "\(name) is \"\(statement.text(column))\", not a UTC offset in seconds")
             }

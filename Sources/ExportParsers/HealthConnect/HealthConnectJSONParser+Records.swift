@@ -278,7 +278,7 @@ extension HealthConnectJSONParser.Assembler {
         statistics.records += 1
         noteShape(.dayTotals)
         let dateField = field(.date, of: index)
-        guard dateField.kind == .string, let date = Self.localDate(text(.date, of: index)) else {
+        guard dateField.kind == .string, let date = LocalDate(text(.date, of: index)) else {
             return try invalid(index, "date \(quoted(.date, of: index)) is not a date (YYYY-MM-DD)")
         }
         guard let steps = try count(index, googleFit: false) else { return }
@@ -288,21 +288,6 @@ extension HealthConnectJSONParser.Assembler {
         }
         statistics.dayTotals += 1
         withSource(index) { sink.addDayTotal(date, steps: steps, sourceUTF8: $0) }
-    }
-
-    static func localDate(_ text: UnsafeRawBufferPointer) -> LocalDate? {
-        guard text.count == 10, text[4] == 0x2D, text[7] == 0x2D else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                let digit = Int(text[index]) &- 48
-                guard digit >= 0 && digit <= 9 else { return nil }
-                value = value * 10 + digit
-            }
-            return value
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
-        return LocalDate(year: year, month: month, day: day)
     }
 
     // MARK: - Sources
@@ -359,48 +344,22 @@ extension HealthConnectJSONParser.Assembler {
         }
     }
 
-    /// Seconds east of UTC: a number of seconds, or text such as `+09:00`, `+0900`, `-05`, `Z`.
+    /// Seconds east of UTC: a number of seconds, or text such as `+09:00`, `+0900`, `-05`, `Z`
+    /// (not `z`, and not seconds in a string).
     private func zoneOffset(_ slot: Slot, of index: Int) -> Int32? {
         let field = self.field(slot, of: index)
         guard !field.truncated else { return nil }
         let text = self.text(slot, of: index)
         switch field.kind {
         case .number:
-            guard let seconds = Self.integer(text), abs(seconds) <= 18 * 3600 else { return nil }
-            return Int32(seconds)
+            // JSON's grammar allows no `+` and no leading zeros, so a JSON number is a counted
+            // offset exactly when it is an integer within ±18 hours.
+            return UTCOffset.parse(seconds: text)
         case .string:
-            return Self.offset(text)
+            return UTCOffset.parse(text)
         default:
             return nil
         }
-    }
-
-    static func offset(_ text: UnsafeRawBufferPointer) -> Int32? {
-        if text.count == 1 && text[0] == 0x5A { return 0 }
-        guard text.count >= 3, text[0] == 0x2B || text[0] == 0x2D else { return nil }
-        @inline(__always) func two(_ at: Int) -> Int? {
-            let high = Int(text[at]) &- 48
-            let low = Int(text[at + 1]) &- 48
-            guard high >= 0 && high <= 9 && low >= 0 && low <= 9 else { return nil }
-            return high * 10 + low
-        }
-        guard let hours = two(1) else { return nil }
-        var minutes = 0
-        switch text.count {
-        case 3:
-            break
-        case 5:
-            guard let value = two(3) else { return nil }
-            minutes = value
-        case 6:
-            guard text[3] == 0x3A, let value = two(4) else { return nil }
-            minutes = value
-        default:
-            return nil
-        }
-        guard hours <= 18 && minutes <= 59 else { return nil }
-        let seconds = hours * 3600 + minutes * 60
-        return Int32(text[0] == 0x2D ? -seconds : seconds)
     }
 
     @inline(__always)

@@ -79,30 +79,10 @@ extension StepCSVParser {
         }
         let ms = Int64((hour * 3600 + minute * 60 + second) * 1000 + millis)
         if index == count { return (ms, nil) }
-        guard let offset = writtenOffset(UnsafeRawBufferPointer(rebasing: cell[index...])) else { return nil }
+        guard let offset = UTCOffset.parse(UnsafeRawBufferPointer(rebasing: cell[index...]), lowercaseZ: true) else {
+            return nil
+        }
         return (ms, offset)
-    }
-
-    /// `Z`, `±hh:mm`, `±hhmm` or `±hh`, in seconds; nil when malformed or beyond ±18 hours.
-    static func writtenOffset(_ text: UnsafeRawBufferPointer) -> Int32? {
-        let count = text.count
-        if count == 1, text[0] == 0x5A || text[0] == 0x7A { return 0 }
-        guard count == 3 || count == 5 || count == 6, text[0] == 0x2B || text[0] == 0x2D else { return nil }
-        func digit(_ index: Int) -> Int? {
-            let value = Int(text[index]) &- 48
-            return value >= 0 && value <= 9 ? value : nil
-        }
-        guard let h1 = digit(1), let h2 = digit(2) else { return nil }
-        var minutes = 0
-        if count > 3 {
-            let first = count == 6 ? 4 : 3
-            guard count == 5 || text[3] == 0x3A, let m1 = digit(first), let m2 = digit(first + 1) else { return nil }
-            minutes = m1 * 10 + m2
-        }
-        let hours = h1 * 10 + h2
-        guard hours <= 18, minutes <= 59 else { return nil }
-        let seconds = hours * 3600 + minutes * 60
-        return Int32(text[0] == 0x2D ? -seconds : seconds)
     }
 
     /// A zone offset cell: a whole number of seconds east of UTC (`19800`, `-14400`), as Health
@@ -112,43 +92,11 @@ extension StepCSVParser {
     /// hours up to 14, minutes 00, 15, 30 or 45), otherwise seconds (`-3600`).
     static func zoneOffset(_ cell: UnsafeRawBufferPointer) -> Int32? {
         if cell.contains(0x3A) || (cell.count == 1 && (cell[0] == 0x5A || cell[0] == 0x7A)) {
-            return writtenOffset(cell)
+            return UTCOffset.parse(cell, lowercaseZ: true)
         }
-        if cell.count == 5, let hhmm = writtenOffset(cell), hhmm.magnitude <= 14 * 3600, hhmm % 900 == 0 {
+        if cell.count == 5, let hhmm = UTCOffset.parse(cell, lowercaseZ: true), hhmm.magnitude <= 14 * 3600, hhmm % 900 == 0 {
             return hhmm
         }
-        var index = 0
-        var negative = false
-        if cell.count > 1, cell[0] == 0x2B || cell[0] == 0x2D {
-            negative = cell[0] == 0x2D
-            index = 1
-        }
-        guard index < cell.count, cell.count - index <= 6 else { return nil }
-        var value = 0
-        while index < cell.count {
-            let digit = Int(cell[index]) &- 48
-            guard digit >= 0, digit <= 9 else { return nil }
-            value = value * 10 + digit
-            index += 1
-        }
-        guard value <= 18 * 3600 else { return nil }
-        return Int32(negative ? -value : value)
-    }
-
-    /// `YYYY-MM-DD`; nil for anything else, including dates that do not exist.
-    @inline(__always)
-    static func localDate(_ cell: UnsafeRawBufferPointer) -> LocalDate? {
-        guard cell.count == 10, cell[4] == 0x2D, cell[7] == 0x2D else { return nil }
-        var parts = (0, 0, 0)
-        for index in 0..<10 where index != 4 && index != 7 {
-            let digit = Int(cell[index]) &- 48
-            guard digit >= 0, digit <= 9 else { return nil }
-            switch index {
-            case 0..<4: parts.0 = parts.0 * 10 + digit
-            case 5..<7: parts.1 = parts.1 * 10 + digit
-            default: parts.2 = parts.2 * 10 + digit
-            }
-        }
-        return LocalDate(year: parts.0, month: parts.1, day: parts.2)
+        return UTCOffset.parse(seconds: cell)
     }
 }

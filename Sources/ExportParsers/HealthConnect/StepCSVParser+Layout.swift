@@ -178,16 +178,17 @@ extension StepCSVParser {
         }
         guard stem.count >= 10 else { return nil }
         func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-        // Not a date that runs on into more digits, as in `2025-02-023`.
-        if stem.count == 10 || !isDigit(stem[10]),
-           let date = LocalDate(String(decoding: stem[0..<10], as: UTF8.self)) {
-            return date
+        return stem.withUnsafeBytes { stem -> LocalDate? in
+            // Not a date that runs on into more digits, as in `2025-02-023`.
+            if stem.count == 10 || !isDigit(stem[10]), let date = LocalDate(stem[0..<10]) {
+                return date
+            }
+            let tail = stem.count - 10
+            if tail == 0 || !isDigit(stem[tail - 1]) {
+                return LocalDate(stem[tail...])
+            }
+            return nil
         }
-        let tail = stem.count - 10
-        if tail == 0 || !isDigit(stem[tail - 1]) {
-            return LocalDate(String(decoding: stem[tail...], as: UTF8.self))
-        }
-        return nil
     }
 
     /// The error for a per-day Takeout file whose name gives no date.

@@ -96,7 +96,7 @@ extension StepCSVParser {
             return
         }
         let dateCell = Self.trimmed(record[columns.date])
-        guard let day = Self.localDate(dateCell) else {
+        guard let day = LocalDate(dateCell) else {
             return try reject(record, field: columns.date + 1,
                               dateCell.isEmpty ? "\(describe(field: columns.date)) is empty"
                                   : "\(describe(field: columns.date)): \(Self.quoted(dateCell)) is not a date (YYYY-MM-DD)")

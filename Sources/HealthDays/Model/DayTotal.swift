@@ -40,6 +40,22 @@ public struct DayTotal: Equatable, Sendable {
     }
 }
 
+extension DayTotal {
+    /// The rule for one day, the only place it is written: every source's total that day ranked
+    /// (see `ranksBefore`), the first one the winner; sources with zero steps left out; nil (the
+    /// day dropped) when no source has more than zero steps.
+    ///
+    /// `totals` holds each source's rounded total that day, in any order; `highestSourcePerDay`
+    /// and `DayAggregator.dayTotals(in:)` group them, each in its own way, and come here.
+    init?(highestSourceOn date: LocalDate, among totals: [SourceTotal]) {
+        var ranked = totals
+        ranked.removeAll { $0.steps == 0 }
+        ranked.sort(by: ranksBefore)
+        guard let winner = ranked.first, winner.steps > 0 else { return nil }
+        self.init(date: date, steps: winner.steps, source: winner.source, sources: ranked)
+    }
+}
+
 /// Keeps, for each day, the single source with the most steps, and drops days without steps.
 ///
 /// Sources are never added together: a phone and a watch record the same walk. Ties go to
@@ -47,24 +63,16 @@ public struct DayTotal: Equatable, Sendable {
 /// The result is sorted by date.
 public func highestSourcePerDay(_ entries: [SourceDayTotal]) -> [DayTotal] {
     var byDay: [LocalDate: [SourceTotal]] = [:]
-    for entry in entries where entry.steps != 0 {
+    for entry in entries {
         byDay[entry.date, default: []].append(SourceTotal(source: entry.source, steps: entry.steps))
     }
-    var days: [DayTotal] = []
-    days.reserveCapacity(byDay.count)
-    for (date, totals) in byDay {
-        let ranked = totals.sorted(by: ranksBefore)
-        let winner = ranked[0]
-        guard winner.steps > 0 else { continue }
-        days.append(DayTotal(date: date, steps: winner.steps, source: winner.source,
-                             sources: ranked.filter { $0.steps != 0 }))
-    }
+    var days = byDay.compactMap { date, totals in DayTotal(highestSourceOn: date, among: totals) }
     days.sort { $0.date < $1.date }
     return days
 }
 
 /// Higher steps first; equal steps in UTF-8 byte order of the name (the same as code point order).
-func ranksBefore(_ lhs: SourceTotal, _ rhs: SourceTotal) -> Bool {
+private func ranksBefore(_ lhs: SourceTotal, _ rhs: SourceTotal) -> Bool {
     if lhs.steps != rhs.steps { return lhs.steps > rhs.steps }
     return lhs.source.utf8.lexicographicallyPrecedes(rhs.source.utf8)
 }

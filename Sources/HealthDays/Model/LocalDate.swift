@@ -11,6 +11,9 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// The day for a civil year, month (1-12) and day of month (1-31); nil when the day does not exist.
+    ///
+    /// Every parsed date, whatever its layout, is checked and converted here.
+    @inlinable
     public init?(year: Int, month: Int, day: Int) {
         guard (1...12).contains(month), day >= 1, day <= LocalDate.daysIn(month: month, year: year) else {
             return nil
@@ -18,21 +21,31 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         self.daysSinceEpoch = Int32(LocalDate.daysFromCivil(year: year, month: month, day: day))
     }
 
-    /// Parses `YYYY-MM-DD`; nil for anything else, including impossible dates such as 2023-02-30.
+    /// Parses `YYYY-MM-DD` from exactly these ten bytes; nil for anything else, including
+    /// impossible dates such as 2023-02-30.
+    ///
+    /// The one reader of this form: file names, CSV cells, JSON values and the date part of a
+    /// `Timestamp` all come here, so a day is valid in one place by one rule.
+    @inlinable @inline(__always)
+    public init?(_ text: UnsafeRawBufferPointer) {
+        guard text.count == 10, text[4] == 0x2D, text[7] == 0x2D,
+              let century = ASCIIDigits.two(text, at: 0), let yearOfCentury = ASCIIDigits.two(text, at: 2),
+              let month = ASCIIDigits.two(text, at: 5), let day = ASCIIDigits.two(text, at: 8)
+        else { return nil }
+        self.init(year: century * 100 + yearOfCentury, month: month, day: day)
+    }
+
+    /// Parses `YYYY-MM-DD` from a slice of bytes (the first ten of a timestamp, part of a file name).
+    @inlinable @inline(__always)
+    public init?(_ text: Slice<UnsafeRawBufferPointer>) {
+        self.init(UnsafeRawBufferPointer(rebasing: text))
+    }
+
+    /// Parses `YYYY-MM-DD` written as a string (arguments, API answers, tests).
     public init?(_ text: String) {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                let digit = Int(bytes[index]) - 48
-                guard (0...9).contains(digit) else { return nil }
-                value = value * 10 + digit
-            }
-            return value
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
-        self.init(year: year, month: month, day: day)
+        var text = text
+        guard let date = text.withUTF8({ LocalDate(UnsafeRawBufferPointer($0)) }) else { return nil }
+        self = date
     }
 
     public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool {
@@ -67,10 +80,12 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         }
     }
 
+    @usableFromInline
     static func isLeap(_ year: Int) -> Bool {
         (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
     }
 
+    @usableFromInline
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return isLeap(year) ? 29 : 28
@@ -80,6 +95,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// Days since 1970-01-01 for a civil date; works for any year by counting in 400-year eras.
+    @usableFromInline
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400

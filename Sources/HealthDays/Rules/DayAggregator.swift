@@ -100,7 +100,7 @@ public final class DayAggregator: StepSink {
         return sums.map { key, sum in
             SourceDayTotal(date: LocalDate(daysSinceEpoch: Int32(truncatingIfNeeded: key >> 32)),
                            source: sources.names[Int(UInt32(truncatingIfNeeded: key))],
-                           steps: Int(sum.rounded(.toNearestOrAwayFromZero)))
+                           steps: Self.rounded(sum))
         }
     }
 
@@ -109,14 +109,14 @@ public final class DayAggregator: StepSink {
     /// The same as `highestSourcePerDay(sourceDayTotals())` cut to `range`, grouped straight from
     /// the sums: 16 bytes per source and day in one sorted array, instead of an entry with a name
     /// and a dictionary of arrays by day (an export spanning many days peaked higher than its parse).
+    /// Each day's sources then go through the one rule, `DayTotal(highestSourceOn:among:)`.
     public func dayTotals(in range: ClosedRange<LocalDate>? = nil) -> [DayTotal] {
         precondition(finished, "DayAggregator.finish() must be called before the totals are read")
         var kept: [(day: Int32, source: Int32, steps: Int)] = []
         for (key, sum) in sums {
-            let steps = Int(sum.rounded(.toNearestOrAwayFromZero))
             let day = Int32(truncatingIfNeeded: key >> 32)
-            guard steps != 0, range?.contains(LocalDate(daysSinceEpoch: day)) ?? true else { continue }
-            kept.append((day, Int32(bitPattern: UInt32(truncatingIfNeeded: key)), steps))
+            guard range?.contains(LocalDate(daysSinceEpoch: day)) ?? true else { continue }
+            kept.append((day, Int32(bitPattern: UInt32(truncatingIfNeeded: key)), Self.rounded(sum)))
         }
         kept.sort { $0.day < $1.day }
         var days: [DayTotal] = []
@@ -124,16 +124,18 @@ public final class DayAggregator: StepSink {
         while start < kept.count {
             var end = start + 1
             while end < kept.count && kept[end].day == kept[start].day { end += 1 }
-            let ranked = kept[start..<end]
-                .map { SourceTotal(source: sources.names[Int($0.source)], steps: $0.steps) }
-                .sorted(by: ranksBefore)
-            if ranked[0].steps > 0 {
-                days.append(DayTotal(date: LocalDate(daysSinceEpoch: kept[start].day), steps: ranked[0].steps,
-                                     source: ranked[0].source, sources: ranked))
+            let totals = kept[start..<end].map { SourceTotal(source: sources.names[Int($0.source)], steps: $0.steps) }
+            if let day = DayTotal(highestSourceOn: LocalDate(daysSinceEpoch: kept[start].day), among: totals) {
+                days.append(day)
             }
             start = end
         }
         return days
+    }
+
+    /// A source's day total in whole steps: rounded once, at the end, half away from zero.
+    private static func rounded(_ sum: Double) -> Int {
+        Int(sum.rounded(.toNearestOrAwayFromZero))
     }
 
     // MARK: - Buckets
@@ -198,55 +200,5 @@ public final class DayAggregator: StepSink {
                 piece = calendar.day(containing: pieceStart)
             }
         }
-    }
-}
-
-/// A sample's identity (source, start, end, value) in 16 bytes, for the common case.
-///
-/// The duplicate set holds one key per distinct sample, so its size is what bounds memory on
-/// a large export; most samples fit here (whole counts, spans under 49 days, dates after 1970).
-struct PackedSampleKey: Hashable {
-    let sourceAndStart: UInt64
-    let lengthAndValue: UInt64
-
-    init?(_ record: SampleRecord) {
-        let length = record.endMs &- record.startMs
-        guard !record.isDayTotal, record.source >= 0, record.source < 1 << 16,
-              record.startMs >= 0, record.startMs < 1 << 48,
-              length >= 0, length < 1 << 32,
-              record.value >= 0, record.value < 4_294_967_296, record.value == record.value.rounded(.towardZero)
-        else { return nil }
-        sourceAndStart = UInt64(record.source) << 48 | UInt64(record.startMs)
-        lengthAndValue = UInt64(length) << 32 | UInt64(record.value)
-    }
-
-    /// The identity back as a record (for spilling), marked as already counted.
-    var record: SampleRecord {
-        let start = Int64(sourceAndStart & (1 << 48 - 1))
-        return SampleRecord(startMs: start, endMs: start + Int64(lengthAndValue >> 32),
-                            value: Double(lengthAndValue & 0xFFFF_FFFF), source: Int32(sourceAndStart >> 48),
-                            flags: SampleRecord.alreadyCounted)
-    }
-}
-
-/// A sample's full identity, for samples that do not fit `PackedSampleKey`.
-struct WideSampleKey: Hashable {
-    let source: Int32
-    let startMs: Int64
-    let endMs: Int64
-    let valueBits: UInt64
-
-    init(_ record: SampleRecord) {
-        source = record.source
-        startMs = record.startMs
-        endMs = record.endMs
-        // +0.0 and -0.0 are the same count.
-        valueBits = record.value == 0 ? 0 : record.value.bitPattern
-    }
-
-    /// The identity back as a record (for spilling), marked as already counted.
-    var record: SampleRecord {
-        SampleRecord(startMs: startMs, endMs: endMs, value: Double(bitPattern: valueBits), source: source,
-                     flags: SampleRecord.alreadyCounted | (endMs == Int64.min ? SampleRecord.dayTotal : 0))
     }
 }
