@@ -41,7 +41,8 @@ let package = Package(
         // The core: days of health data and their rules (dates, offsets, zones, samples, duplicates,
         // day buckets, the highest-source rule, record problems). No C library.
         .target(
-            name: "HealthDays"
+            name: "HealthDays",
+            dependencies: ["Platform"]
         ),
         // Streaming text: the JSON and CSV tokenizers (push-style) and the one JSON string writer.
         .target(

@@ -1,4 +1,4 @@
-import Glibc
+import Platform
 import Foundation
 
 /// Drops exact duplicates (same source, start, end and value), in bounded memory.
@@ -104,33 +104,21 @@ final class DuplicateFilter {
 private final class SpillFiles {
     static let partitions = 64
     static let bufferRecords = 1024
-    private var descriptors: [Int32] = []
+    private var files: [SystemFile] = []
     private var buffers: [[SampleRecord]]
     private let location = InputLocation(path: "temporary files")
 
     init() throws(ExportError) {
         buffers = Array(repeating: [], count: SpillFiles.partitions)
-        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let directory = SystemFile.temporaryFolder(ProcessInfo.processInfo.environment)
         for _ in 0..<SpillFiles.partitions {
-            var template = Array("\(directory)/stepimport-duplicates-XXXXXX".utf8CString)
-            let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard descriptor >= 0 else {
-                let reason = String(cString: strerror(errno))
-                closeAll()
-                throw ExportError.unreadable(location, reason: "cannot create a temporary file in \(directory) for the duplicate check: \(reason)")
+            do {
+                files.append(try SystemFile.anonymous(in: directory, prefix: "stepimport-duplicates-"))
+            } catch {
+                files = []
+                throw ExportError.unreadable(location, reason: "cannot create a temporary file in \(directory) for the duplicate check: \(error)")
             }
-            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-            descriptors.append(descriptor)
         }
-    }
-
-    deinit {
-        closeAll()
-    }
-
-    private func closeAll() {
-        for descriptor in descriptors { close(descriptor) }
-        descriptors = []
     }
 
     func append(_ record: SampleRecord) throws(ExportError) {
@@ -142,21 +130,12 @@ private final class SpillFiles {
     }
 
     private func flush(_ partition: Int) throws(ExportError) {
-        let descriptor = descriptors[partition]
-        let failure: Int32? = buffers[partition].withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
+        let file = files[partition]
+        let written = buffers[partition].withUnsafeBytes { bytes in
+            Result { () throws(SystemError) in try file.writeAll(bytes) }
         }
-        if let failure {
-            throw ExportError.unreadable(location, reason: "cannot write the duplicate check's temporary file: \(String(cString: strerror(failure)))")
+        if case .failure(let error) = written {
+            throw ExportError.unreadable(location, reason: "cannot write the duplicate check's temporary file: \(error)")
         }
         buffers[partition].removeAll(keepingCapacity: true)
     }
@@ -166,34 +145,27 @@ private final class SpillFiles {
         let stride = MemoryLayout<SampleRecord>.stride
         for partition in 0..<SpillFiles.partitions {
             try flush(partition)
-            let descriptor = descriptors[partition]
-            let size = lseek(descriptor, 0, SEEK_END)
-            guard size >= 0, lseek(descriptor, 0, SEEK_SET) == 0 else {
-                throw ExportError.unreadable(location, reason: String(cString: strerror(errno)))
+            let file = files[partition]
+            let size: Int
+            do {
+                size = Int(try file.status().size)
+                try file.seek(to: 0)
+            } catch {
+                throw ExportError.unreadable(location, reason: error.description)
             }
-            var records = [SampleRecord](unsafeUninitializedCapacity: Int(size) / stride) { buffer, count in
-                count = 0
-                let raw = UnsafeMutableRawBufferPointer(buffer)
-                var offset = 0
-                while offset < Int(size) {
-                    let got = read(descriptor, raw.baseAddress! + offset, Int(size) - offset)
-                    if got <= 0 {
-                        if got < 0 && errno == EINTR { continue }
-                        break
-                    }
-                    offset += got
-                }
-                count = offset / stride
+            var records = [SampleRecord](unsafeUninitializedCapacity: size / stride) { buffer, count in
+                let got = (try? file.readFully(into: UnsafeMutableRawBufferPointer(buffer))) ?? 0
+                count = got / stride
             }
-            guard records.count * stride == Int(size) else {
+            guard records.count * stride == size else {
                 throw ExportError.unreadable(location, reason: "the duplicate check's temporary file could not be read back")
             }
             try body(records)
             records = []
             // Free the disk space of what has been read.
-            _ = ftruncate(descriptor, 0)
+            try? file.truncate(to: 0)
         }
-        closeAll()
+        files = []
     }
 }
 
