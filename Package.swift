@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "ExportParsers", targets: ["ExportParsers"]),
         .library(name: "HTTPClient", targets: ["HTTPClient"]),
         .library(name: "BackendUpload", targets: ["BackendUpload"]),
+        .library(name: "Batch", targets: ["Batch"]),
     ],
     targets: [
         // Debian's libxml2 (libxml2-dev) behind a shim header that hides its ICU
@@ -75,9 +76,15 @@ let package = Package(
             name: "BackendUpload",
             dependencies: ["HealthDays", "StreamingText", "HTTPClient"]
         ),
+        // Many accounts at once: the manifest, shards, the journal, and the scheduler that runs each
+        // account through the one importer and the one uploader.
+        .target(
+            name: "Batch",
+            dependencies: ["HealthDays", "StreamingText", "ExportParsers", "BackendUpload"]
+        ),
         .executableTarget(
             name: "stepimport",
-            dependencies: ["HealthDays", "StreamingText", "ExportParsers", "BackendUpload", "CommandLineKit"]
+            dependencies: ["HealthDays", "StreamingText", "ExportParsers", "BackendUpload", "Batch", "CommandLineKit"]
         ),
         // Deterministic generator of synthetic exports for samples, tests and benchmarks.
         .executableTarget(
@@ -109,6 +116,10 @@ let package = Package(
         .testTarget(
             name: "BackendUploadTests",
             dependencies: ["BackendUpload", "HealthDays"]
+        ),
+        .testTarget(
+            name: "BatchTests",
+            dependencies: ["Batch", "HealthDays"]
         ),
         .testTarget(
             name: "CommandLineKitTests",

@@ -81,7 +81,7 @@ public struct BearerToken: Sendable, Equatable, CustomStringConvertible, CustomD
     }
 
     /// Reads the token from the first line of a file; `name` is how messages name the file.
-    static func read(from path: String, name: String? = nil) throws(UploadError) -> BearerToken {
+    public static func read(from path: String, name: String? = nil) throws(UploadError) -> BearerToken {
         let name = name ?? "--token-file \(path)"
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .configuration("\(name): no such readable file")

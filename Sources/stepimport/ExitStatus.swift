@@ -1,5 +1,6 @@
 import Foundation
 import BackendUpload
+import Batch
 import ExportParsers
 import HealthDays
 

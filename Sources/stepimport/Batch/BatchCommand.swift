@@ -1,4 +1,5 @@
 import BackendUpload
+import Batch
 import ExportParsers
 import Foundation
 import HealthDays
