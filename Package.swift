@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "ExportParsers", targets: ["ExportParsers"]),
         .library(name: "HTTPClient", targets: ["HTTPClient"]),
         .library(name: "BackendUpload", targets: ["BackendUpload"]),
+        .library(name: "Batch", targets: ["Batch"]),
     ],
     targets: [
         // Debian's libxml2 (libxml2-dev) behind a shim header that hides its ICU
@@ -81,10 +82,16 @@ let package = Package(
             name: "BackendUpload",
             dependencies: ["HealthDays", "StreamingText", "HTTPClient"]
         ),
+        // Many accounts at once: the manifest, shards, the journal, and the scheduler that runs each
+        // account through the one importer and the one uploader.
+        .target(
+            name: "Batch",
+            dependencies: ["HealthDays", "StreamingText", "ExportParsers", "BackendUpload", "Platform"]
+        ),
         .executableTarget(
             name: "stepimport",
-            dependencies: ["HealthDays", "StreamingText", "ExportParsers", "HTTPClient", "BackendUpload", "CommandLineKit",
-                           "Platform"]
+            dependencies: ["HealthDays", "StreamingText", "ExportParsers", "HTTPClient", "BackendUpload", "Batch",
+                           "CommandLineKit", "Platform"]
         ),
         // Deterministic generator of synthetic exports for samples, tests and benchmarks.
         .executableTarget(
@@ -120,6 +127,10 @@ let package = Package(
         .testTarget(
             name: "BackendUploadTests",
             dependencies: ["BackendUpload", "HealthDays"]
+        ),
+        .testTarget(
+            name: "BatchTests",
+            dependencies: ["Batch", "HealthDays"]
         ),
         .testTarget(
             name: "CommandLineKitTests",

@@ -1,5 +1,6 @@
 import Foundation
 import BackendUpload
+import Batch
 import ExportParsers
 import HealthDays
 
@@ -52,6 +53,14 @@ enum ExitStatus: Int32 {
         }
     }
 
+    /// The status the same failure gives `stepimport apple|hc`.
+    init(for failure: AccountFailure) {
+        switch failure {
+        case .export(let error): self.init(for: error)
+        case .token(let error), .upload(let error): self.init(for: error)
+        }
+    }
+
     init(for error: BatchError) {
         switch error {
         case .unreadableManifest(let path, _):
@@ -83,5 +92,12 @@ enum CommandError: Error, CustomStringConvertible {
         case .output(let message): return message
         case .upload(let error): return error.message
         }
+    }
+}
+
+extension AccountOutcome {
+    /// The exit status the same failure gives `stepimport apple|hc`; nil when it did not fail.
+    var errorStatus: ExitStatus? {
+        failure.map { ExitStatus(for: $0) }
     }
 }

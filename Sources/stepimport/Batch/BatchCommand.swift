@@ -1,4 +1,5 @@
 import BackendUpload
+import Batch
 import ExportParsers
 import Foundation
 import HealthDays
@@ -60,15 +61,18 @@ struct BatchCommand {
                 pending.append(account)
             }
         }
-        let console = BatchConsole(diagnostics: diagnostics, progress: options.read.progress, quiet: options.read.quiet)
+        let console = BatchConsole(diagnostics: diagnostics, options: options)
         announce(manifest, accounts: accounts, earlier: earlier.count, pending: pending.count, journal: journal, console: console)
 
         ExportParsersLibrary.prepareForThreads()
         if options.post != nil {
             InterruptSignal.install(message: "\nstepimport: stopping: no new accounts are started, and the ones running stop after their current request (Ctrl-C again to stop at once)\n")
         }
-        let runner = AccountRunner(options: options, apiURL: apiURL, environment: environment, console: console)
-        let scheduler = BatchScheduler(pending: pending, runner: runner, journal: journal, console: console, jobs: options.jobs)
+        let runner = AccountRunner(settings: options.settings(apiURL: apiURL, tuning: Tuning(environment: environment)),
+                                   environment: environment, observer: console,
+                                   isInterrupted: { interruptRequested.load(ordering: .relaxed) })
+        let scheduler = BatchScheduler(pending: pending, runner: runner, journal: journal, jobs: options.jobs,
+                                       journalText: { failure, account in failure.message(for: account) })
         let (outcomes, stop) = scheduler.run(jobs: options.jobs)
         journal?.close()
 
@@ -119,7 +123,7 @@ struct BatchCommand {
         switch stop {
         case .journal: return .ioError
         case .interrupted: return .interrupted
-        case .serverTrouble(let status, _): return status
+        case .serverTrouble(let error, _, _): return ExitStatus(for: error)
         case nil: break
         }
         let unfinished = outcomes.contains { $0.status == .failed || $0.status == .interrupted || $0.status == .notRun }
@@ -132,8 +136,8 @@ struct BatchCommand {
         switch stop {
         case .journal(let error):
             diagnostics.error("\(error.description); the batch stopped, because what it does could no longer be recorded")
-        case .serverTrouble(_, let message):
-            diagnostics.error("batch stopped: \(message)")
+        case .serverTrouble:
+            diagnostics.error("batch stopped: \(stop?.serverTroubleMessage ?? "")")
         case .interrupted:
             diagnostics.note("batch interrupted")
         case nil:

@@ -1,13 +1,16 @@
 import BackendUpload
+import Batch
 import Foundation
 import HealthDays
 
 /// Standard error during a batch: one line per finished account, and a progress line (accounts
 /// done, failed and to go, rate, time left) redrawn in place on a terminal, or written every
 /// `logInterval` seconds to a log. Lines from parallel jobs never interleave.
-final class BatchConsole: @unchecked Sendable {
+final class BatchConsole: BatchObserver, @unchecked Sendable {
     private let lock = NSLock()
     private let diagnostics: Diagnostics
+    /// What the batch does, for the line of a finished account.
+    private let options: BatchOptions
     /// Draw the progress line in place (a terminal, progress not turned off).
     private let redraws: Bool
     private let quiet: Bool
@@ -16,11 +19,64 @@ final class BatchConsole: @unchecked Sendable {
     /// How often the tally goes to a log (standard error not a terminal).
     static let logInterval = 10.0
 
-    init(diagnostics: Diagnostics, progress: Bool, quiet: Bool) {
+    init(diagnostics: Diagnostics, options: BatchOptions) {
         self.diagnostics = diagnostics
-        redraws = diagnostics.showsProgress && progress && !quiet
-        self.quiet = quiet
+        self.options = options
+        redraws = diagnostics.showsProgress && options.read.progress && !options.read.quiet
+        quiet = options.read.quiet
     }
+
+    // MARK: - What the batch reports
+
+    func accountStarted(_ account: BatchAccount) {}
+
+    /// One line per finished account; failures even with --quiet.
+    func accountFinished(_ outcome: AccountOutcome, position: Int, of total: Int) {
+        let account = outcome.account
+        let counter = "[\(position)/\(total)]"
+        let time = String(format: "%.1f s", outcome.seconds)
+        switch outcome.status {
+        case .failed:
+            always("\(counter) \(account.account): failed: \(outcome.error ?? "unknown error")")
+        case .interrupted:
+            always("\(account.account): interrupted; it is taken again on the next run")
+        case .done:
+            note("\(counter) \(account.account): \(AccountSummary.line(outcome, options: options)) (\(time))")
+        case .doneEarlier, .notRun:
+            break
+        }
+    }
+
+    /// Skipped data is always reported, even with --quiet.
+    func skippedRecords(_ count: Int, in account: BatchAccount) {
+        warn(account, "skipped \(Plural.count(count, "invalid step record")) (--skip-invalid); the totals of their days are low")
+    }
+
+    func uploadLog(_ line: String, for account: BatchAccount) {
+        note(account, "post: \(line)")
+    }
+
+    /// Shows the tally: redrawn on a terminal, or logged every `logInterval` seconds.
+    func progress(_ tally: BatchTally) {
+        lock.lock()
+        defer { lock.unlock() }
+        if redraws {
+            diagnostics.write("\r\u{1B}[Kstepimport: batch: " + tally.line)
+            drawn = true
+        } else if !quiet, Date().timeIntervalSince(lastLogged) >= Self.logInterval {
+            lastLogged = Date()
+            diagnostics.write("stepimport: batch: \(tally.line)\n")
+        }
+    }
+
+    /// Erases the progress line.
+    func batchEnded() {
+        lock.lock()
+        defer { lock.unlock() }
+        erase()
+    }
+
+    // MARK: - Lines
 
     /// A line about one account; left out with `--quiet`.
     func note(_ account: BatchAccount, _ message: String) {
@@ -44,26 +100,6 @@ final class BatchConsole: @unchecked Sendable {
         write("stepimport: \(message)\n")
     }
 
-    /// Shows the tally: redrawn on a terminal, or logged every `logInterval` seconds.
-    func progress(_ tally: BatchTally, force: Bool = false) {
-        lock.lock()
-        defer { lock.unlock() }
-        if redraws {
-            diagnostics.write("\r\u{1B}[Kstepimport: batch: " + tally.line)
-            drawn = true
-        } else if !quiet, force || Date().timeIntervalSince(lastLogged) >= Self.logInterval {
-            lastLogged = Date()
-            diagnostics.write("stepimport: batch: \(tally.line)\n")
-        }
-    }
-
-    /// Erases the progress line.
-    func clear() {
-        lock.lock()
-        defer { lock.unlock() }
-        erase()
-    }
-
     private func write(_ text: String) {
         lock.lock()
         defer { lock.unlock() }
@@ -79,23 +115,8 @@ final class BatchConsole: @unchecked Sendable {
     }
 }
 
-/// Where a batch stands: for the progress line.
-struct BatchTally: Sendable {
-    /// Accounts this run will take (in the shard, not done earlier).
-    var total = 0
-    var done = 0
-    var failed = 0
-    var started = Date()
-
-    var finished: Int { done + failed }
-    var remaining: Int { max(0, total - finished) }
-
-    /// Accounts per minute so far.
-    var rate: Double {
-        let minutes = Date().timeIntervalSince(started) / 60
-        return minutes > 0 ? Double(finished) / minutes : 0
-    }
-
+extension BatchTally {
+    /// The progress line: done, failed, to go, rate and time left.
     var line: String {
         var text = "\(done) done, \(failed) failed, \(remaining) to go"
         let rate = self.rate

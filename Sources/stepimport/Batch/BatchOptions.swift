@@ -1,4 +1,5 @@
 import BackendUpload
+import Batch
 import Foundation
 import HealthDays
 
@@ -20,6 +21,26 @@ struct BatchOptions {
 
     /// The largest `--jobs`: every job holds one export's working set (about 40 MB).
     static let maxJobs = 64
+
+    /// What the library's batch does with each account. `apiURL` is the checked URL, nil when the
+    /// server is not needed (no --post, or --dry-run). With several jobs, the jobs already keep
+    /// the cores busy, and one Apple parser per export (beside its reader thread) keeps memory per
+    /// job lowest.
+    func settings(apiURL: String?, tuning: Tuning) -> BatchSettings {
+        var settings = BatchSettings(invalidRecords: read.skipInvalid ? .skip : .fail,
+                                     parseWorkers: tuning.parseWorkers ?? (jobs > 1 ? 0 : nil), pieceSize: tuning.pieceSize)
+        if let post {
+            if let apiURL, !post.dryRun {
+                let upload = BatchSettings.Upload(apiURL: apiURL, caCertificateFile: post.caCertificateFile,
+                                                  retries: post.retries, timeoutSeconds: post.timeoutSeconds,
+                                                  sendAll: post.sendAll, keepExisting: post.keepExisting)
+                settings.action = post.plan ? .plan(upload) : .post(upload)
+            } else {
+                settings.action = .dryRun(sendAll: post.sendAll)
+            }
+        }
+        return settings
+    }
 
     /// Whether this run posts for real, and so keeps a journal.
     var keepsJournal: Bool {

@@ -1,4 +1,5 @@
 import BackendUpload
+import Batch
 import ExportParsers
 import Foundation
 import HealthDays
@@ -84,7 +85,7 @@ struct BatchReport: Encodable {
         accountsPerMinute = minutes > 0 ? (Double(ranThisTime) / minutes * 10).rounded() / 10 : 0
         switch stop {
         case .interrupted: outcome = "interrupted"; stopReason = "interrupted by Ctrl-C"
-        case .serverTrouble(_, let message): outcome = "stopped"; stopReason = message
+        case .serverTrouble: outcome = "stopped"; stopReason = stop?.serverTroubleMessage
         case .journal(let error): outcome = "stopped"; stopReason = error.description
         case nil:
             outcome = exitStatus == .success ? "complete" : "failed"

@@ -1,4 +1,5 @@
 import BackendUpload
+import Batch
 import CommandLineKit
 
 /// What `stepimport batch` is asked to do: the manifest, and how to run its accounts.

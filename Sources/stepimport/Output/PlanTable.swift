@@ -17,7 +17,7 @@ enum PlanTable {
             let server = serverDays[day.date]
             let action = PlanAction(day, sending: sending, server: server)
             counts.add(action)
-            rows.append((day.date.description, server.map(String.init) ?? "-", String(day.steps), action.description))
+            rows.append((day.date.description, server.map(String.init) ?? "-", String(day.steps), action.words))
         }
         for held in checked.held {
             if case .invalid(let problem) = held.reason {
@@ -55,63 +55,4 @@ enum PlanTable {
         out += "\(plan.batches.count) request\(plan.batches.count == 1 ? "" : "s"), \(total) day\(total == 1 ? "" : "s") (--dry-run: nothing was sent)\n"
         return out
     }
-}
-
-/// What a post would do to one day that the checks let through.
-enum PlanAction: Equatable, CustomStringConvertible {
-    /// `--keep-existing` leaves the server's value.
-    case keep
-    /// The server already has this value.
-    case same
-    /// The server has another value; `lower` when the new one is below it.
-    case overwrite(lower: Bool)
-    /// The server has no value for the day.
-    case write
-
-    /// The action for `day`, given the days that will be sent and the server's value.
-    init(_ day: DayTotal, sending: Set<LocalDate>, server: Int?) {
-        if !sending.contains(day.date) {
-            self = .keep
-        } else if let server {
-            self = server == day.steps ? .same : .overwrite(lower: server > day.steps)
-        } else {
-            self = .write
-        }
-    }
-
-    var description: String {
-        switch self {
-        case .keep: return "keep: the server has a value (--keep-existing)"
-        case .same: return "same"
-        case .overwrite(let lower): return lower ? "overwrite (lower)" : "overwrite"
-        case .write: return "write"
-        }
-    }
-}
-
-/// How many days a post would write, overwrite, leave the same or keep.
-struct PlanCounts: Sendable, Equatable {
-    var write = 0
-    var overwrite = 0
-    var same = 0
-    var keep = 0
-
-    mutating func add(_ action: PlanAction) {
-        switch action {
-        case .keep: keep += 1
-        case .same: same += 1
-        case .overwrite: overwrite += 1
-        case .write: write += 1
-        }
-    }
-
-    /// The counts for a prepared upload (what `--plan` shows).
-    init(_ prepared: PreparedUpload) {
-        let sending = Set(prepared.plan.daysToSend.map(\.date))
-        for day in prepared.checked.daysToSend {
-            add(PlanAction(day, sending: sending, server: prepared.serverDays[day.date]))
-        }
-    }
-
-    init() {}
 }

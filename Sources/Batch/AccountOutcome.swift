@@ -1,12 +1,11 @@
 import BackendUpload
-import ExportParsers
 import Foundation
 import HealthDays
 
 /// What happened to one account of a batch: for the progress lines, the journal, the end
 /// table and the report.
-struct AccountOutcome: Sendable {
-    enum Status: String, Sendable {
+public struct AccountOutcome: Sendable {
+    public enum Status: String, Sendable {
         /// Everything asked for was done (printed, planned, or every day meant for the server written).
         case done
         /// Done by an earlier run, as the journal says; not touched this time.
@@ -19,40 +18,39 @@ struct AccountOutcome: Sendable {
         case notRun = "not-run"
     }
 
-    let account: BatchAccount
-    var status: Status
+    public let account: BatchAccount
+    public var status: Status
     /// The reader that took the export: `apple` or `hc` (`auto` decided by content).
-    var kind: String?
+    public var kind: String?
     /// The export's format, as the reader names it.
-    var format: String?
-    var daysParsed = 0
-    var firstDay: LocalDate?
-    var lastDay: LocalDate?
-    var totalSteps = 0
-    /// Step records skipped as invalid (`--skip-invalid`).
-    var skippedRecords = 0
+    public var format: String?
+    public var daysParsed = 0
+    public var firstDay: LocalDate?
+    public var lastDay: LocalDate?
+    public var totalSteps = 0
+    /// Step records skipped as invalid (`InvalidRecordPolicy.skip`).
+    public var skippedRecords = 0
     /// Days meant for the server after the checks.
-    var daysToSend = 0
-    var daysSent = 0
-    var daysWritten = 0
-    /// Days not sent: outside the window, invalid, or kept (`--keep-existing`).
-    var daysNotSent = 0
-    /// Requests made (or, with `--dry-run`, that would be).
-    var requests = 0
-    var plan: PlanCounts?
-    var error: String?
-    /// The exit status the same failure gives `stepimport apple|hc`.
-    var errorStatus: ExitStatus?
-    var seconds = 0.0
-    var finishedAt: Date?
+    public var daysToSend = 0
+    public var daysSent = 0
+    public var daysWritten = 0
+    /// Days not sent: outside the window, invalid, or kept (`keepExisting`).
+    public var daysNotSent = 0
+    /// Requests made (or, for a dry run, that would be).
+    public var requests = 0
+    public var plan: PlanCounts?
+    /// Why it failed or was interrupted; nil when it was not.
+    public var failure: AccountFailure?
+    public var seconds = 0.0
+    public var finishedAt: Date?
 
-    init(account: BatchAccount, status: Status) {
+    public init(account: BatchAccount, status: Status) {
         self.account = account
         self.status = status
     }
 
     /// An account the journal says an earlier run finished.
-    init(account: BatchAccount, journal entry: BatchJournalEntry) {
+    public init(account: BatchAccount, journal entry: BatchJournalEntry) {
         self.init(account: account, status: .doneEarlier)
         daysParsed = entry.daysParsed
         daysSent = entry.daysSent
@@ -61,9 +59,10 @@ struct AccountOutcome: Sendable {
         finishedAt = entry.at
     }
 
-    /// The journal line for a finished account; nil for outcomes a re-run must not skip or
-    /// that say nothing new (interrupted, not run, done earlier).
-    var journalEntry: BatchJournalEntry? {
+    /// The journal line for a finished account, `error` being the failure in the front end's
+    /// words; nil for outcomes a re-run must not skip or that say nothing new (interrupted, not
+    /// run, done earlier).
+    public func journalEntry(error: String?) -> BatchJournalEntry? {
         let journalStatus: BatchJournalEntry.Status
         switch status {
         case .done: journalStatus = .done
@@ -76,7 +75,7 @@ struct AccountOutcome: Sendable {
     }
 
     /// Whether the failure says the server is in trouble, rather than this account.
-    var isServerTrouble: Bool {
-        status == .failed && (errorStatus == .unavailable || errorStatus == .temporaryFailure)
+    public var isServerTrouble: Bool {
+        status == .failed && failure?.serverTrouble != nil
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import BackendUpload
+@testable import Batch
 
 @Suite struct BatchShardTests {
     @Test(arguments: ["1/1", "1/4", "4/4", "07/10"])

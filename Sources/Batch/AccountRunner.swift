@@ -2,33 +2,40 @@ import BackendUpload
 import ExportParsers
 import Foundation
 import HealthDays
-import ExportInput
-import Platform
 
-/// Does one account of a batch from start to end: read its export in its zone, then print,
-/// plan or post, exactly as `stepimport apple|hc <file> --tz <zone> [--post]` would. Safe to use
-/// from several threads: each call works on its own aggregator and connection.
-struct AccountRunner: Sendable {
-    let options: BatchOptions
-    /// The checked API URL; nil when nothing is sent or read from the server.
-    let apiURL: String?
-    let environment: [String: String]
-    let console: BatchConsole
+/// Does one account of a batch from start to end: reads its export in its zone through the one
+/// importer, then summarises, dry-runs, plans or posts through the one uploader, exactly as a
+/// single export would be. Safe to use from several threads: each call works on its own
+/// aggregator and connection.
+public struct AccountRunner: Sendable {
+    public let settings: BatchSettings
+    /// Where `token_env` names are looked up.
+    public let environment: [String: String]
+    public let observer: any BatchObserver
+    /// Polled between requests (and by the scheduler before each account): true once the user asked to stop.
+    public let isInterrupted: @Sendable () -> Bool
 
-    func run(_ account: BatchAccount) -> AccountOutcome {
+    public init(settings: BatchSettings, environment: [String: String], observer: any BatchObserver,
+                isInterrupted: @escaping @Sendable () -> Bool) {
+        self.settings = settings
+        self.environment = environment
+        self.observer = observer
+        self.isInterrupted = isInterrupted
+    }
+
+    public func run(_ account: BatchAccount) -> AccountOutcome {
         let started = Date()
         var outcome = AccountOutcome(account: account, status: .failed)
-        do throws(CommandError) {
+        do throws(AccountFailure) {
             // The token is read first: a missing one fails before any parsing work.
             let configuration = try configuration(for: account)
             let days = try read(account, into: &outcome)
-            if let post = options.post {
-                try upload(days, post, configuration, account, into: &outcome)
+            if settings.action.sendsDays {
+                try upload(days, configuration, account, into: &outcome)
             }
             outcome.status = .done
         } catch {
-            outcome.error = Self.message(error, account)
-            outcome.errorStatus = ExitStatus(for: error)
+            outcome.failure = error
             if case .upload(.interrupted) = error { outcome.status = .interrupted }
         }
         outcome.seconds = Date().timeIntervalSince(started)
@@ -36,27 +43,20 @@ struct AccountRunner: Sendable {
         return outcome
     }
 
-    private func configuration(for account: BatchAccount) throws(CommandError) -> UploadConfiguration? {
-        guard let apiURL, let post = options.post else { return nil }
+    /// The connection settings with the account's token; nil when the server is neither read nor written.
+    private func configuration(for account: BatchAccount) throws(AccountFailure) -> UploadConfiguration? {
+        guard let post = settings.action.upload else { return nil }
         do {
             let token = try account.readToken(environment: environment)
-            return UploadConfiguration(apiURL: apiURL, token: token, caCertificateFile: post.caCertificateFile,
+            return UploadConfiguration(apiURL: post.apiURL, token: token, caCertificateFile: post.caCertificateFile,
                                        tokenOrigin: account.token.description)
         } catch {
-            throw .upload(error)
+            throw .token(error)
         }
     }
 
-    /// How to read an account's export. With several jobs, the jobs already keep the cores busy,
-    /// and one Apple parser per export (beside its reader thread) keeps memory per job lowest.
-    private var importOptions: ImportOptions {
-        let tuning = Tuning(environment: environment)
-        return ImportOptions(invalidRecords: options.read.skipInvalid ? .skip : .fail,
-                             parseWorkers: tuning.parseWorkers ?? (options.jobs > 1 ? 0 : nil), pieceSize: tuning.pieceSize)
-    }
-
     /// The account's day totals in its zone; fills in what was read.
-    private func read(_ account: BatchAccount, into outcome: inout AccountOutcome) throws(CommandError) -> [DayTotal] {
+    private func read(_ account: BatchAccount, into outcome: inout AccountOutcome) throws(AccountFailure) -> [DayTotal] {
         let aggregator = DayAggregator(rule: account.zoneRule)
         let summary: ImportSummary
         do throws(ExportError) {
@@ -64,7 +64,7 @@ struct AccountRunner: Sendable {
             if account.kind != .auto { outcome.kind = account.kind.rawValue }
             let importer = try ExportImporter.open(path: account.file, as: account.kind.choice)
             outcome.kind = importer.kind == .appleHealth ? "apple" : "hc"
-            summary = try importer.read(into: aggregator, options: importOptions).summary
+            summary = try importer.read(into: aggregator, options: settings.importOptions).summary
             try aggregator.finish()
         } catch {
             throw .export(error)
@@ -72,8 +72,7 @@ struct AccountRunner: Sendable {
         outcome.format = summary.format
         outcome.skippedRecords = summary.skippedRecords
         if summary.skippedRecords > 0 {
-            // Skipped data is always reported, even with --quiet.
-            console.warn(account, "skipped \(Plural.count(summary.skippedRecords, "invalid step record")) (--skip-invalid); the totals of their days are low")
+            observer.skippedRecords(summary.skippedRecords, in: account)
         }
         let days = aggregator.dayTotals()
         outcome.daysParsed = days.count
@@ -84,11 +83,11 @@ struct AccountRunner: Sendable {
     }
 
     /// Posts, plans or dry-runs the days; fills in what the server was sent and wrote.
-    private func upload(_ days: [DayTotal], _ post: PostOptions, _ configuration: UploadConfiguration?,
-                        _ account: BatchAccount, into outcome: inout AccountOutcome) throws(CommandError) {
+    private func upload(_ days: [DayTotal], _ configuration: UploadConfiguration?,
+                        _ account: BatchAccount, into outcome: inout AccountOutcome) throws(AccountFailure) {
         let today = UploadRules.today(in: account.zone)
-        guard let configuration, !post.dryRun else {
-            let plan = UploadPlan(days: days, today: today, sendAll: post.sendAll)
+        guard let configuration, let post = settings.action.upload else {
+            let plan = UploadPlan(days: days, today: today, sendAll: settings.action.sendsAll)
             outcome.daysToSend = plan.daysToSend.count
             outcome.daysNotSent = plan.held.count
             outcome.requests = plan.batches.count
@@ -97,16 +96,17 @@ struct AccountRunner: Sendable {
         var report = UploadReport()
         do throws(UploadError) {
             let api = try TraineeHealthAPI(configuration: configuration, timeout: .seconds(post.timeoutSeconds))
+            let observer = self.observer
             let uploader = Uploader(api: api, policy: RetryPolicy(maxAttempts: post.retries + 1),
-                                    isInterrupted: { interruptRequested.load(ordering: .relaxed) },
-                                    log: { console.note(account, "post: \($0)") })
+                                    isInterrupted: isInterrupted,
+                                    log: { observer.uploadLog($0, for: account) })
             let prepared = try PreparedUpload.prepare(days: days, today: today, sendAll: post.sendAll,
-                                                      keepExisting: post.keepExisting, readServer: post.plan,
+                                                      keepExisting: post.keepExisting, readServer: settings.action.readsServer,
                                                       uploader: uploader)
             report = prepared.report
             outcome.daysToSend = report.daysToSend
             outcome.daysNotSent = prepared.plan.held.count
-            if post.plan {
+            if settings.action.readsServer {
                 outcome.plan = PlanCounts(prepared)
                 return
             }
@@ -120,19 +120,11 @@ struct AccountRunner: Sendable {
             throw .upload(error)
         }
     }
-
-    /// The error in the words of a batch: a refused token is the account's token, not STEPIMPORT_TOKEN.
-    private static func message(_ error: CommandError, _ account: BatchAccount) -> String {
-        if case .upload(.unauthorized(let status, let text)) = error {
-            return "the server refused the account's token (\(status))\(text.isEmpty ? "" : ": \(text)"); check its \(account.token)"
-        }
-        return error.description
-    }
 }
 
 extension BatchAccount.Kind {
     /// The reader a manifest's `kind` column asks for.
-    var choice: ExportChoice {
+    public var choice: ExportChoice {
         switch self {
         case .apple: return .apple
         case .hc: return .healthConnect(nil)

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import BackendUpload
+@testable import Batch
 
 @Suite struct BatchJournalTests {
     private let noon = Date(timeIntervalSince1970: 1_773_144_000) // 2026-03-10T12:00:00Z

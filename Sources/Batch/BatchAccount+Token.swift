@@ -1,3 +1,4 @@
+import BackendUpload
 import Foundation
 
 extension BatchAccount {

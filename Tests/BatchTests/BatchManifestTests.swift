@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import BackendUpload
+@testable import Batch
 
 /// A fresh folder under the system's temporary folder, for tests that need real files.
 struct BatchTestFolder {

@@ -1,5 +1,4 @@
 import BackendUpload
-import ExportParsers
 import Foundation
 import HealthDays
 import Platform
@@ -7,15 +6,18 @@ import Platform
 /// Runs a batch's accounts on `jobs` threads, one account per thread at a time, recording
 /// each outcome in the journal the moment it is known.
 ///
-/// It stops taking new accounts on Ctrl-C, when the journal cannot be written (progress could
-/// not be kept), or when `serverTroubleLimit` accounts in a row failed because the server could
-/// not be reached or kept failing: then every further account would only wait out its retries.
-/// Accounts never taken are reported as not run; a re-run takes them.
-final class BatchScheduler: @unchecked Sendable {
+/// It stops taking new accounts when the runner's `isInterrupted` says so, when the journal cannot
+/// be written (progress could not be kept), or when `serverTroubleLimit` accounts in a row failed
+/// because the server could not be reached or kept failing: then every further account would only
+/// wait out its retries. Accounts never taken are reported as not run; a re-run takes them.
+public final class BatchScheduler: @unchecked Sendable {
     /// Why the batch stopped before its last account.
-    enum Stop: Sendable {
+    public enum Stop: Sendable {
+        /// The user asked to stop (`isInterrupted`).
         case interrupted
-        case serverTrouble(ExitStatus, String)
+        /// `accountsInARow` accounts in a row failed on the server, the last of them, `last`, with `error`.
+        case serverTrouble(UploadError, accountsInARow: Int, last: BatchAccount)
+        /// An outcome could not be recorded in the journal.
         case journal(BatchError)
     }
 
@@ -24,7 +26,7 @@ final class BatchScheduler: @unchecked Sendable {
     private let pending: [BatchAccount]
     private let runner: AccountRunner
     private let journal: BatchJournal?
-    private let console: BatchConsole
+    private let journalText: @Sendable (AccountFailure, BatchAccount) -> String
     private let serverTroubleLimit: Int
     private var next = 0
     private var activeWorkers = 0
@@ -33,17 +35,22 @@ final class BatchScheduler: @unchecked Sendable {
     private var serverTroubleInARow = 0
     private var tally: BatchTally
 
-    init(pending: [BatchAccount], runner: AccountRunner, journal: BatchJournal?, console: BatchConsole, jobs: Int) {
+    /// The runner's observer hears about every account and the tally; `journalText` puts a
+    /// failure into the words the journal keeps.
+    public init(pending: [BatchAccount], runner: AccountRunner, journal: BatchJournal?, jobs: Int,
+                journalText: @escaping @Sendable (AccountFailure, BatchAccount) -> String) {
         self.pending = pending
         self.runner = runner
         self.journal = journal
-        self.console = console
+        self.journalText = journalText
         serverTroubleLimit = max(3, jobs + 1)
         tally = BatchTally(total: pending.count)
     }
 
+    private var observer: any BatchObserver { runner.observer }
+
     /// Runs every pending account (or until stopped) on `jobs` threads and waits for them.
-    func run(jobs: Int) -> (outcomes: [AccountOutcome], stop: Stop?) {
+    public func run(jobs: Int) -> (outcomes: [AccountOutcome], stop: Stop?) {
         let workers = min(jobs, pending.count)
         condition.lock()
         tally.started = Date()
@@ -61,20 +68,21 @@ final class BatchScheduler: @unchecked Sendable {
             _ = condition.wait(until: Date().addingTimeInterval(1))
             let snapshot = tally
             condition.unlock()
-            console.progress(snapshot)
+            observer.progress(snapshot)
             condition.lock()
         }
         let result = (outcomes, stop)
         condition.unlock()
-        console.clear()
+        observer.batchEnded()
         return result
     }
 
     private func work() {
         while let account = take() {
+            observer.accountStarted(account)
             let outcome = runner.run(account)
             var journalFailure: BatchError?
-            if let entry = outcome.journalEntry, let journal {
+            if let journal, let entry = outcome.journalEntry(error: outcome.failure.map { journalText($0, account) }) {
                 do {
                     try journal.record(entry)
                 } catch {
@@ -92,7 +100,7 @@ final class BatchScheduler: @unchecked Sendable {
     private func take() -> BatchAccount? {
         condition.lock()
         defer { condition.unlock() }
-        if stop == nil, interruptRequested.load(ordering: .relaxed) {
+        if stop == nil, runner.isInterrupted() {
             stop = .interrupted
         }
         guard stop == nil, next < pending.count else { return nil }
@@ -110,11 +118,10 @@ final class BatchScheduler: @unchecked Sendable {
         }
         if outcome.isServerTrouble {
             serverTroubleInARow += 1
-            if serverTroubleInARow >= serverTroubleLimit, stop == nil, let status = outcome.errorStatus {
-                stop = .serverTrouble(status, "\(serverTroubleInARow) accounts in a row failed on the server "
-                    + "(the last: \(outcome.error ?? "")); no new accounts were started")
+            if serverTroubleInARow >= serverTroubleLimit, stop == nil, let error = outcome.failure?.serverTrouble {
+                stop = .serverTrouble(error, accountsInARow: serverTroubleInARow, last: outcome.account)
             }
-        } else if outcome.status == .done, options.post != nil {
+        } else if outcome.status == .done, runner.settings.action.sendsDays {
             serverTroubleInARow = 0
         }
         if let journalFailure, stop == nil {
@@ -125,45 +132,7 @@ final class BatchScheduler: @unchecked Sendable {
         let snapshot = tally
         condition.broadcast()
         condition.unlock()
-        report(outcome, position: position, of: total)
-        console.progress(snapshot)
-    }
-
-    private var options: BatchOptions { runner.options }
-
-    /// One line per finished account on standard error; failures even with --quiet.
-    private func report(_ outcome: AccountOutcome, position: Int, of total: Int) {
-        let account = outcome.account
-        let counter = "[\(position)/\(total)]"
-        let time = String(format: "%.1f s", outcome.seconds)
-        switch outcome.status {
-        case .failed:
-            console.always("\(counter) \(account.account): failed: \(outcome.error ?? "unknown error")")
-        case .interrupted:
-            console.always("\(account.account): interrupted; it is taken again on the next run")
-        case .done:
-            console.note("\(counter) \(account.account): \(AccountSummary.line(outcome, options: options)) (\(time))")
-        case .doneEarlier, .notRun:
-            break
-        }
-    }
-}
-
-/// How one finished account reads in a line.
-enum AccountSummary {
-    static func line(_ outcome: AccountOutcome, options: BatchOptions) -> String {
-        let read = "\(outcome.kind ?? "?"), \(Plural.count(outcome.daysParsed, "day")) with steps"
-        guard let post = options.post else {
-            guard let first = outcome.firstDay, let last = outcome.lastDay else { return "done: \(read)" }
-            return "done: \(read), \(first) to \(last), \(outcome.totalSteps) steps"
-        }
-        if post.dryRun {
-            return "dry run: \(read); \(outcome.daysToSend) to send in \(Plural.count(outcome.requests, "request")), \(outcome.daysNotSent) not sent"
-        }
-        if let plan = outcome.plan {
-            return "plan: \(read); \(plan.write) to write, \(plan.overwrite) to overwrite, \(plan.same) the same, "
-                + "\(plan.keep) kept, \(outcome.daysNotSent - plan.keep) outside the window or invalid"
-        }
-        return "done: \(read); sent \(outcome.daysSent), the server wrote \(outcome.daysWritten), \(outcome.daysNotSent) not sent"
+        observer.accountFinished(outcome, position: position, of: total)
+        observer.progress(snapshot)
     }
 }

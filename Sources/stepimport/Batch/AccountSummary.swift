@@ -1,0 +1,21 @@
+import Batch
+import HealthDays
+
+/// How one finished account reads in a line.
+enum AccountSummary {
+    static func line(_ outcome: AccountOutcome, options: BatchOptions) -> String {
+        let read = "\(outcome.kind ?? "?"), \(Plural.count(outcome.daysParsed, "day")) with steps"
+        guard let post = options.post else {
+            guard let first = outcome.firstDay, let last = outcome.lastDay else { return "done: \(read)" }
+            return "done: \(read), \(first) to \(last), \(outcome.totalSteps) steps"
+        }
+        if post.dryRun {
+            return "dry run: \(read); \(outcome.daysToSend) to send in \(Plural.count(outcome.requests, "request")), \(outcome.daysNotSent) not sent"
+        }
+        if let plan = outcome.plan {
+            return "plan: \(read); \(plan.write) to write, \(plan.overwrite) to overwrite, \(plan.same) the same, "
+                + "\(plan.keep) kept, \(outcome.daysNotSent - plan.keep) outside the window or invalid"
+        }
+        return "done: \(read); sent \(outcome.daysSent), the server wrote \(outcome.daysWritten), \(outcome.daysNotSent) not sent"
+    }
+}

@@ -1,0 +1,13 @@
+import BackendUpload
+
+extension PlanAction {
+    /// The action column of the `--plan` table.
+    var words: String {
+        switch self {
+        case .keep: return "keep: the server has a value (--keep-existing)"
+        case .same: return "same"
+        case .overwrite(let lower): return lower ? "overwrite (lower)" : "overwrite"
+        case .write: return "write"
+        }
+    }
+}
