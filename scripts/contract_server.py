@@ -730,7 +730,7 @@ class Handler(BaseHTTPRequestHandler):
             self._answer_pending = True
             self.state.begin_answer()
         if getattr(self, "_request_entry", None) is not None and not self._logged:
-            self._log_request(status)
+            self._conclude(status)
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(data)
@@ -830,20 +830,21 @@ class Handler(BaseHTTPRequestHandler):
             except OSError:
                 pass
         finally:
-            entry["status"] = status
-            if not is_admin:
-                self.state.record(entry)
+            if not self._logged:
+                self._conclude(status)
             if getattr(self, "_answer_pending", False):
                 self._answer_pending = False
                 self.state.end_answer()
-            if not self._logged:
-                self._log_request(status)
 
-    def _log_request(self, status) -> None:
-        """One log line per request. Written before the answer goes out where there is one, so that
-        the lines of requests made one after another are in the order they were made."""
+    def _conclude(self, status) -> None:
+        """Records the request (in /_admin/state's counts and "recent") and writes its log line,
+        once. Done before the answer goes out where there is one, so that requests made one after
+        another are recorded and logged in the order they were made."""
         self._logged = True
         entry = self._request_entry
+        entry["status"] = status
+        if not entry["path"].startswith("/_admin/"):
+            self.state.record(entry)
         self.server.log_line(  # type: ignore[attr-defined]
             f"{entry['method']} {entry['path']} {status} "
             f"days={entry['days_written'] if entry['days_written'] is not None else '-'} "
