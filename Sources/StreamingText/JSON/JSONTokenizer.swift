@@ -11,10 +11,14 @@ import HealthDays
 /// Several top-level values one after the other (JSON Lines, concatenated JSON) are accepted
 /// when `allowsMultipleValues` is true, the default: phone exporters write records one per line
 /// as often as in one array. With it false, anything after the first value is an error.
+///
+/// Two stages: a `JSONLexer` reads the bytes into tokens, a `JSONGrammar` checks their order and
+/// calls the handler.
 public final class JSONTokenizer<Handler: JSONTokenHandler> {
     /// Where the tokens go.
     public let handler: Handler
-    private var scanner: JSONScanner
+    private var lexer: JSONLexer
+    private var grammar: JSONGrammar
     private var failure: ParseFailure?
     private var finished = false
 
@@ -26,12 +30,13 @@ public final class JSONTokenizer<Handler: JSONTokenHandler> {
                 allowsMultipleValues: Bool = true) {
         precondition(maxDepth > 0 && maxStringLength > 0)
         self.handler = handler
-        scanner = JSONScanner(maxDepth: maxDepth, maxStringLength: maxStringLength,
-                              allowsMultipleValues: allowsMultipleValues)
+        lexer = JSONLexer(maxStringLength: maxStringLength)
+        grammar = JSONGrammar(maxDepth: maxDepth, allowsMultipleValues: allowsMultipleValues)
     }
 
     deinit {
-        scanner.deallocate()
+        lexer.deallocate()
+        grammar.deallocate()
     }
 
     /// Reads the next piece of the text; tokens completed by it go to the handler before it returns.
@@ -41,7 +46,7 @@ public final class JSONTokenizer<Handler: JSONTokenHandler> {
         if let failure { throw failure }
         precondition(!finished, "JSONTokenizer.feed after finish")
         do {
-            try scanner.scan(bytes, handler)
+            try Self.read(bytes, &lexer, &grammar, handler)
         } catch {
             failure = error
             throw error
@@ -55,15 +60,30 @@ public final class JSONTokenizer<Handler: JSONTokenHandler> {
         guard !finished else { return }
         finished = true
         do {
-            try scanner.finish(handler)
+            if let last = try lexer.finish() {
+                try grammar.accept(last, to: handler)
+            }
+            try grammar.end(at: lexer.endPosition, inputIsEmpty: lexer.inputIsEmpty)
         } catch {
             failure = error
             throw error
         }
     }
 
+    /// The loop over one chunk, into which the lexer's steps and the grammar's are inlined. Both
+    /// come in as `inout` arguments rather than through `self`, so that the compiler knows nothing
+    /// else touches them (the handler's calls included) and need not reload them after each call.
+    private static func read(_ bytes: UnsafeRawBufferPointer, _ lexer: inout JSONLexer, _ grammar: inout JSONGrammar,
+                             _ handler: Handler) throws(ParseFailure) {
+        var chunk = try lexer.startChunk(bytes)
+        while let token = try lexer.next(&chunk) {
+            try grammar.accept(token, to: handler)
+        }
+        try lexer.endChunk(chunk)
+    }
+
     /// The position just after the last byte fed.
     public var position: JSONPosition {
-        scanner.endPosition
+        lexer.endPosition
     }
 }
