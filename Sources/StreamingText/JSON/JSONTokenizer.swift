@@ -11,10 +11,15 @@ import HealthDays
 /// Several top-level values one after the other (JSON Lines, concatenated JSON) are accepted
 /// when `allowsMultipleValues` is true, the default: phone exporters write records one per line
 /// as often as in one array. With it false, anything after the first value is an error.
+///
+/// Two stages: a `JSONLexer` reads the bytes into tokens, a `JSONGrammar` checks their order and
+/// calls the handler.
 public final class JSONTokenizer<Handler: JSONTokenHandler> {
     /// Where the tokens go.
     public let handler: Handler
-    private var scanner: JSONScanner
+    /// The two stages, in one stored property so that reading a chunk holds one dynamic exclusive
+    /// access, not two: every access the handler makes meanwhile is checked against each one open.
+    private var stages: (lexer: JSONLexer, grammar: JSONGrammar)
     private var failure: ParseFailure?
     private var finished = false
 
@@ -26,12 +31,13 @@ public final class JSONTokenizer<Handler: JSONTokenHandler> {
                 allowsMultipleValues: Bool = true) {
         precondition(maxDepth > 0 && maxStringLength > 0)
         self.handler = handler
-        scanner = JSONScanner(maxDepth: maxDepth, maxStringLength: maxStringLength,
-                              allowsMultipleValues: allowsMultipleValues)
+        stages = (JSONLexer(maxStringLength: maxStringLength),
+                  JSONGrammar(maxDepth: maxDepth, allowsMultipleValues: allowsMultipleValues))
     }
 
     deinit {
-        scanner.deallocate()
+        stages.lexer.deallocate()
+        stages.grammar.deallocate()
     }
 
     /// Reads the next piece of the text; tokens completed by it go to the handler before it returns.
@@ -41,7 +47,7 @@ public final class JSONTokenizer<Handler: JSONTokenHandler> {
         if let failure { throw failure }
         precondition(!finished, "JSONTokenizer.feed after finish")
         do {
-            try scanner.scan(bytes, handler)
+            try Self.read(bytes, &stages, handler)
         } catch {
             failure = error
             throw error
@@ -55,15 +61,31 @@ public final class JSONTokenizer<Handler: JSONTokenHandler> {
         guard !finished else { return }
         finished = true
         do {
-            try scanner.finish(handler)
+            if let last = try stages.lexer.finish() {
+                try stages.grammar.accept(last, to: handler)
+            }
+            try stages.grammar.end(at: stages.lexer.endPosition, inputIsEmpty: stages.lexer.inputIsEmpty)
         } catch {
             failure = error
             throw error
         }
     }
 
+    /// The loop over one chunk, into which the lexer's steps and the grammar's are inlined. The
+    /// stages come in as an `inout` argument rather than through `self`, so that the compiler knows
+    /// nothing else touches them (the handler's calls included) and need not reload them after each
+    /// call; and as one, because two `inout` arguments from one property would be two accesses to it.
+    private static func read(_ bytes: UnsafeRawBufferPointer, _ stages: inout (lexer: JSONLexer, grammar: JSONGrammar),
+                             _ handler: Handler) throws(ParseFailure) {
+        var chunk = try stages.lexer.startChunk(bytes)
+        while let token = try stages.lexer.next(&chunk) {
+            try stages.grammar.accept(token, to: handler)
+        }
+        try stages.lexer.endChunk(chunk)
+    }
+
     /// The position just after the last byte fed.
     public var position: JSONPosition {
-        scanner.endPosition
+        stages.lexer.endPosition
     }
 }
