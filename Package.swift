@@ -117,6 +117,10 @@ let package = Package(
             dependencies: ["StreamingText", "HealthDays"]
         ),
         .testTarget(
+            name: "ExportInputTests",
+            dependencies: ["ExportInput", "HealthDays"]
+        ),
+        .testTarget(
             name: "ExportParsersTests",
             dependencies: ["ExportParsers", "ExportInput", "HealthDays", "TestSupport"]
         ),

@@ -109,8 +109,8 @@ public enum AppleHealthImport {
         var inOrder: AppleHealthParser?
         var reported: Int64 = 0
         do throws(ExportError) {
-            while let (piece, bytes, result) = try pieces.next() {
-                defer { pieces.recycle(piece.slot) }
+            while let (piece, slot, bytes, result) = try pieces.next() {
+                defer { pieces.recycle(slot) }
                 if inOrder == nil, let result, !result.failed {
                     result.replay(into: sink)
                     counts?.byWorkers += 1

@@ -4,10 +4,6 @@ import HealthDays
 struct ParsePiece: Sendable {
     /// Position among the pieces, from 0.
     let index: Int
-    /// The buffer that holds the bytes; it goes back with `PieceParser.recycle`.
-    let slot: Int
-    /// Bytes in the piece.
-    let count: Int
     /// Whether the piece ends where the scanner saw a boundary between two children of the root
     /// (false when the buffer filled up without one, and for the last piece).
     let endsAtBoundary: Bool
