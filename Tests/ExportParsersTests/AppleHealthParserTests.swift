@@ -116,6 +116,17 @@ import TestSupport
         ("startDate=\"2024-01-01 25:00:00 +0100\"", "startDate"),
         ("endDate=\"yesterday\"", "endDate"),
         ("endDate=\"2023-12-31 10:05:00 +0100\"", "before startDate"),
+        // Beyond SampleLimits (issue 11): these trapped in the aggregator, or ran away.
+        ("value=\"1e19\"", "value \"1e19\" is more steps than one record can hold (at most 1,000,000)"),
+        ("value=\"1e308\"", "value \"1e308\" is more steps than one record can hold"),
+        ("value=\"999999999999999999\"", "value \"999999999999999999\" is more steps than one record can hold"),
+        ("value=\"1000000.5\"", "value \"1000000.5\" is more steps than one record can hold"),
+        ("startDate=\"0001-01-01 00:00:00 +0000\"", "startDate \"0001-01-01 00:00:00 +0000\" is outside the years 1970 to 2200"),
+        ("startDate=\"1969-12-31 10:00:00 +0100\"", "is outside the years 1970 to 2200"),
+        ("endDate=\"9999-12-31 23:59:59 +0100\"", "endDate \"9999-12-31 23:59:59 +0100\" is outside the years 1970 to 2200"),
+        ("endDate=\"2024-02-01 10:00:01 +0100\"",
+         "startDate \"2024-01-01 10:00:00 +0100\" to endDate \"2024-02-01 10:00:01 +0100\" is longer than 31 days"),
+        ("startDate=\"2024-01-01 10:00:00 +1830\"", "the offset of startDate \"2024-01-01 10:00:00 +1830\" is beyond ±18 hours"),
     ]
 
     @Test(arguments: badRecords)

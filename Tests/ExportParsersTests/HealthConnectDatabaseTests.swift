@@ -226,6 +226,25 @@ private struct TestFailure: Error, CustomStringConvertible {
         (.init(1000, 2000, offset: 0, count: "-3", app: 1), "count -3 is negative"),
         (.init(1000, 2000, offset: 0, count: "'many'", app: 1), "count is \"many\", not a number"),
         (.init(1000, 2000, offset: 90_000, count: "5", app: 1), "start_zone_offset 90000 is not a UTC offset"),
+        // Beyond SampleLimits (issue 11): these trapped in the aggregator, or ran away.
+        (.init(1000, 2000, offset: 0, count: "1000000000000000000", app: 1),
+         "count 1000000000000000000 is more steps than one record can hold (at most 1,000,000)"),
+        (.init(1000, 2000, offset: 0, count: "9223372036854775807", app: 1),
+         "count 9223372036854775807 is more steps than one record can hold (at most 1,000,000)"),
+        (.init(1000, 2000, offset: 0, count: "1e300", app: 1), "count 1e+300 is more steps than one record can hold (at most 1,000,000)"),
+        (.init(1000, 2000, offset: 0, count: "1000001.5", app: 1), "count 1000001.5 is more steps than one record can hold"),
+        (.init(.min, .max, offset: 0, count: "5", app: 1), "start_time -9223372036854775808 is outside the years 1970 to 2200"),
+        (.init(.min, .min, offset: 0, count: "5", app: 1), "start_time -9223372036854775808 is outside the years 1970 to 2200"),
+        (.init(0, .max, offset: 0, count: "5", app: 1), "end_time 9223372036854775807 is outside the years 1970 to 2200"),
+        (.init(-1, 0, offset: 0, count: "5", app: 1), "start_time -1 is outside the years 1970 to 2200"),
+        (.init(0, 7_289_654_400_000, offset: 0, count: "5", app: 1), "end_time 7289654400000 is outside the years 1970 to 2200"),
+        (.init(0, 7_289_654_399_999, offset: 0, count: "5", app: 1),
+         "start_time 0 to end_time 7289654399999 is longer than 31 days, the longest one record may span"),
+        (.init(0, 2_678_400_001, offset: 0, count: "5", app: 1),
+         "start_time 0 to end_time 2678400001 is longer than 31 days, the longest one record may span"),
+        (.init(0, 1000, offset: .max, count: "5", app: 1), "start_zone_offset 9223372036854775807 is not a UTC offset"),
+        (.init(0, 1000, offset: .min, count: "5", app: 1), "start_zone_offset -9223372036854775808 is not a UTC offset"),
+        (.init(0, 1000, offset: 0, count: "5", app: 1, endOffset: .some(.max)), "end_zone_offset 9223372036854775807 is not a UTC offset"),
     ]
 
     @Test(arguments: 0..<invalidRows.count)

@@ -309,6 +309,18 @@ func feedJSON(_ bytes: [UInt8], to parser: HealthConnectJSONParser, chunk: Int) 
         }
     }
 
+    /// Fit's negative corrections count, but no more than a record can hold either way.
+    @Test(arguments: ["1000001", "-1000001", "999999999999999999"])
+    func aGoogleFitPointBeyondAMillionIsInvalid(_ value: String) throws {
+        let text = Self.estimatedStream.replacingOccurrences(of: "\"intVal\":-3", with: "\"intVal\":\(value)")
+        let error = try #require(Self.failure(text))
+        #expect(error.kind == .invalidRecord)
+        #expect(error.message == "fitValue.intVal \(value) is more steps than one record can hold (at most 1,000,000)")
+        let (collector, statistics) = try Self.parse(text, policy: .skip)
+        #expect(collector.entries.map(\.sample.value) == [19])
+        #expect(statistics.skipped.count == 1)
+    }
+
     @Test func anEmptyEstimatedStepsStreamIsZeroRecords() throws {
         let (collector, statistics) = try Self.parse(
             "{\"Data Source\": \"derived:com.google.step_count.delta:com.google.android.gms:estimated_steps\", \"Data Points\": []}")
@@ -429,6 +441,26 @@ func feedJSON(_ bytes: [UInt8], to parser: HealthConnectJSONParser, chunk: Int) 
                   problem: #"startZoneOffset.id "+25:00" is not a UTC offset (such as "+09:00" or a number of seconds)"#),
         BadRecord(record: #"{"date":"2024-02-30","steps":100}"#, problem: #"date "2024-02-30" is not a date (YYYY-MM-DD)"#),
         BadRecord(record: #"{"date":"2024-02-03","steps":-1}"#, problem: "steps -1 is negative"),
+        // Beyond SampleLimits (issue 11): these trapped in the aggregator, or ran away.
+        BadRecord(record: #"{"startTime":"2024-03-01T10:00:00Z","endTime":"2024-03-01T10:00:00Z","count":1e19}"#,
+                  problem: "count 1e19 is more steps than one record can hold (at most 1,000,000)"),
+        BadRecord(record: #"{"startTime":"2024-03-01T10:00:00Z","endTime":"2024-03-01T10:00:00Z","count":1e308}"#,
+                  problem: "count 1e308 is more steps than one record can hold (at most 1,000,000)"),
+        BadRecord(record: #"{"startTime":"2024-03-01T10:00:00Z","endTime":"2024-03-01T10:00:00Z","count":"999999999999999999"}"#,
+                  problem: #"count "999999999999999999" is more steps than one record can hold (at most 1,000,000)"#),
+        BadRecord(record: #"{"startTime":"2024-03-01T10:00:00Z","endTime":"2024-03-01T10:00:00Z","count":1000001}"#,
+                  problem: "count 1000001 is more steps than one record can hold (at most 1,000,000)"),
+        BadRecord(record: #"{"date":"2024-03-01","steps":1e19}"#,
+                  problem: "steps 1e19 is more steps than one record can hold (at most 1,000,000)"),
+        BadRecord(record: #"{"date":"1969-12-31","steps":5}"#, problem: #"date "1969-12-31" is outside the years 1970 to 2200"#),
+        BadRecord(record: #"{"start":"2201-01-01T00:00:00Z","end":"2201-01-01T00:01:00Z","count":1}"#,
+                  problem: #"start "2201-01-01T00:00:00Z" is outside the years 1970 to 2200"#),
+        BadRecord(record: #"{"start":"0001-01-01T00:00:00Z","end":"9999-12-31T23:59:59Z","count":1}"#,
+                  problem: #"start "0001-01-01T00:00:00Z" is outside the years 1970 to 2200"#),
+        BadRecord(record: #"{"start":"2024-01-01T00:00:00Z","end":"2024-03-01T00:00:00Z","count":1}"#,
+                  problem: #"start "2024-01-01T00:00:00Z" to end "2024-03-01T00:00:00Z" is longer than 31 days, the longest one record may span"#),
+        BadRecord(record: #"{"startTime":"2024-05-01T08:00:00Z","endTime":"2024-05-01T08:01:00Z","count":1,"startZoneOffset":{"id":"+18:30"}}"#,
+                  problem: #"startZoneOffset.id "+18:30" is beyond ±18 hours"#),
     ]
 
     @Test(arguments: badRecords)

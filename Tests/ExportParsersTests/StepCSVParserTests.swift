@@ -434,6 +434,26 @@ import TestSupport
                message: "field 2 (\"End time\"): \"11:15\" is not a time of day"),
         BadRow(header: perDayHeader.trimmingCharacters(in: .newlines), row: "11:00:00.000-04:00,11:15:00.000-04:00,,,x", field: 5,
                message: "field 5 (\"Step count\"): \"x\" is not a number"),
+        // Beyond SampleLimits (issue 11): these trapped in the aggregator, or ran away.
+        BadRow(header: "start,end,count,origin", row: "2024-05-01T08:00:00Z,2024-05-01T08:10:00Z,1e19,a", field: 3,
+               message: "field 3 (\"count\"): \"1e19\" is more steps than one record can hold (at most 1,000,000)"),
+        BadRow(header: "start,end,count,origin", row: "2024-05-01T08:00:00Z,2024-05-01T08:10:00Z,999999999999999999,a", field: 3,
+               message: "\"999999999999999999\" is more steps than one record can hold"),
+        BadRow(header: "start,end,count,origin", row: "1714550400000,20245908909315801,5,a", field: 2,
+               message: "field 2 (\"end\"): \"20245908909315801\" is outside the years 1970 to 2200"),
+        BadRow(header: "start,end,count,origin", row: "2024-01-01T00:00:00Z,2024-03-01T00:00:00Z,5,a", field: 2,
+               message: "field 1 (\"start\"): \"2024-01-01T00:00:00Z\" to field 2 (\"end\"): \"2024-03-01T00:00:00Z\" "
+                   + "is longer than 31 days, the longest one record may span"),
+        BadRow(header: "start,end,count,origin,zone_offset", row: "2024-05-01T08:00:00Z,2024-05-01T08:10:00Z,5,a,+18:30", field: 5,
+               message: "field 5 (\"zone_offset\"): \"+18:30\" is beyond ±18 hours"),
+        BadRow(header: "date,steps", row: "2024-03-01,1e19", field: 2,
+               message: "field 2 (\"steps\"): \"1e19\" is more steps than one record can hold (at most 1,000,000)"),
+        BadRow(header: "date,steps", row: "1969-12-31,5", field: 1,
+               message: "field 1 (\"date\"): \"1969-12-31\" is outside the years 1970 to 2200"),
+        BadRow(header: "Date,Calories (kcal),Step count", row: "2023-02-28,100,1e308", field: 3,
+               message: "field 3 (\"Step count\"): \"1e308\" is more steps than one record can hold"),
+        BadRow(header: perDayHeader.trimmingCharacters(in: .newlines), row: "11:00:00.000-04:00,11:15:00.000-04:00,,,-1e19", field: 5,
+               message: "field 5 (\"Step count\"): \"-1e19\" is more steps than one record can hold"),
     ]
 
     @Test(arguments: badRows)

@@ -261,8 +261,13 @@ public final class AppleHealthParser {
         guard let steps = DecimalNumber.parse(value), steps >= 0 else {
             return invalid("value \"\(String(decoding: value, as: UTF8.self))\" is not a non-negative number")
         }
-        statistics.stepRecords += 1
         let sample = StepSample(startMs: startTime.ms, endMs: endTime.ms, offsetSeconds: startOffset, value: steps)
+        if let problem = SampleLimits.problem(in: sample) {
+            let quoted = { (text: UnsafeRawBufferPointer) in "\"\(String(decoding: text, as: UTF8.self))\"" }
+            return invalid(problem.message(steps: "value \(quoted(value))", start: "startDate \(quoted(start))",
+                                           end: "endDate \(quoted(end))", offset: "the offset of startDate \(quoted(start))"))
+        }
+        statistics.stepRecords += 1
         if let source, source.count > 0 {
             sink.add(sample, sourceUTF8: source)
         } else {

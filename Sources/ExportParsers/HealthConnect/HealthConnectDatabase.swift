@@ -185,9 +185,14 @@ public final class HealthConnectDatabase {
                 return try invalid(rowID, "count is \"\(statement.text(5))\", not a number")
             }
 
+            let sample = StepSample(startMs: start, endMs: end, offsetSeconds: startOffset, value: count)
+            if let problem = SampleLimits.problem(in: sample) {
+                let countText = statement.type(5) == SQLITE_INTEGER ? String(statement.int64(5)) : String(count)
+                return try invalid(rowID, problem.message(steps: "count \(countText)", start: "start_time \(start)",
+                                                          end: "end_time \(end)", offset: "start_zone_offset \(startOffset ?? 0)"))
+            }
             if startOffset == nil { statistics.rowsWithoutOffset += 1 }
             statistics.samples += 1
-            let sample = StepSample(startMs: start, endMs: end, offsetSeconds: startOffset, value: count)
             origins.sources[origin].withUnsafeBytes { sink.add(sample, sourceUTF8: $0) }
         }
 

@@ -241,7 +241,18 @@ extension HealthConnectJSONParser.Assembler {
             return nil
         }
         guard let steps = try count(index, googleFit: googleFit) else { return nil }
-        return StepSample(startMs: startMs, endMs: endMs, offsetSeconds: offset, value: steps, wallClock: wallClock)
+        let sample = StepSample(startMs: startMs, endMs: endMs, offsetSeconds: offset, value: steps, wallClock: wallClock)
+        if let problem = SampleLimits.problem(in: sample, negativeAllowed: googleFit) {
+            let countField = field(.count, of: index)
+            try invalid(index, problem.message(
+                steps: "\(countField.name) \(quoted(.count, of: index))",
+                start: "\(startField.name) \(quoted(.start, of: index))",
+                end: "\(endField.name) \(quoted(.end, of: index))",
+                offset: zone.map { "\(field($0, of: index).name) \(quoted($0, of: index))" }
+                    ?? "the offset of \(startField.name) \(quoted(.start, of: index))"))
+            return nil
+        }
+        return sample
     }
 
     /// The step count, checked; nil when invalid and skipped.
@@ -282,6 +293,12 @@ extension HealthConnectJSONParser.Assembler {
             return try invalid(index, "date \(quoted(.date, of: index)) is not a date (YYYY-MM-DD)")
         }
         guard let steps = try count(index, googleFit: false) else { return }
+        if let problem = SampleLimits.problem(inDayTotal: date, steps: steps) {
+            let countField = field(.count, of: index)
+            let dateText = "date \(quoted(.date, of: index))"
+            return try invalid(index, problem.message(steps: "\(countField.name) \(quoted(.count, of: index))",
+                                                      start: dateText, end: dateText))
+        }
         let origin = field(.origin, of: index)
         if origin.kind == .string && origin.truncated {
             return try invalid(index, "\(origin.name) is longer than \(Slot.origin.capacity) bytes, too long for a source name")

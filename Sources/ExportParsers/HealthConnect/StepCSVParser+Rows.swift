@@ -78,7 +78,26 @@ extension StepCSVParser {
                               "\(describe(field: columns.end)) \(Self.quoted(endCell)) is before "
                                   + "\(describe(field: columns.start)) \(Self.quoted(startCell))")
         }
+        if let problem = SampleLimits.problem(in: sample) {
+            return try rejectBeyondLimits(record, problem, offsetColumn: offsetCell.isEmpty ? nil : columns.offset)
+        }
         deliver(sample, origin: optionalCell(record, columns.origin))
+    }
+
+    /// Rejects a sample that breaks `SampleLimits`, naming the field at fault (the offset's own
+    /// column when the row has one, else the start time, whose offset it is).
+    private func rejectBeyondLimits(_ record: CSVRecord, _ problem: SampleProblem, offsetColumn: Int?) throws(ParseFailure) {
+        func cell(_ column: Int) -> String { "\(describe(field: column)): \(Self.quoted(Self.trimmed(record[column])))" }
+        let column: Int
+        switch problem {
+        case .stepsNotANumber, .tooManySteps, .negativeSteps: column = columns.count
+        case .startOutOfRange, .dateOutOfRange: column = columns.start
+        case .endOutOfRange, .spanTooLong: column = columns.end
+        case .offsetOutOfRange: column = offsetColumn ?? columns.start
+        }
+        try reject(record, field: column + 1,
+                   problem.message(steps: cell(columns.count), start: cell(columns.start), end: cell(columns.end),
+                                   offset: offsetColumn.map(cell) ?? "the offset of \(cell(columns.start))"))
     }
 
     // MARK: - Day totals
@@ -104,6 +123,13 @@ extension StepCSVParser {
         guard let steps = DecimalNumber.parse(stepsCell), steps >= 0 else {
             return try reject(record, field: columns.count + 1,
                               "\(describe(field: columns.count)): \(Self.quoted(stepsCell)) is not a non-negative number")
+        }
+        if let problem = SampleLimits.problem(inDayTotal: day, steps: steps) {
+            let isDate = problem == .dateOutOfRange
+            let dateText = "\(describe(field: columns.date)): \(Self.quoted(dateCell))"
+            return try reject(record, field: (isDate ? columns.date : columns.count) + 1,
+                              problem.message(steps: "\(describe(field: columns.count)): \(Self.quoted(stepsCell))",
+                                              start: dateText, end: dateText))
         }
         deliverDayTotal(day, steps: steps, source: takeout ? Self.noBytes : optionalCell(record, columns.origin),
                         takeout: takeout)
@@ -171,6 +197,9 @@ extension StepCSVParser {
                               "\(describe(field: columns.count)): \(Self.quoted(countCell)) is not a number")
         }
         sample.value = steps
+        if let problem = SampleLimits.problem(in: sample, negativeAllowed: true) {
+            return try rejectBeyondLimits(record, problem, offsetColumn: nil)
+        }
         deliverGoogleFit(sample)
     }
 }

@@ -10,15 +10,19 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         self.daysSinceEpoch = daysSinceEpoch
     }
 
-    /// The day for a civil year, month (1-12) and day of month (1-31); nil when the day does not exist.
+    /// The day for a civil year, month (1-12) and day of month (1-31); nil when the day does not
+    /// exist or lies more than 5.8 million years from 1970 (beyond `Int32` days).
     ///
     /// Every parsed date, whatever its layout, is checked and converted here.
     @inlinable
     public init?(year: Int, month: Int, day: Int) {
-        guard (1...12).contains(month), day >= 1, day <= LocalDate.daysIn(month: month, year: year) else {
+        guard (1...12).contains(month), day >= 1, day <= LocalDate.daysIn(month: month, year: year),
+              year.magnitude <= 5_000_000,
+              let days = Int32(exactly: LocalDate.daysFromCivil(year: year, month: month, day: day))
+        else {
             return nil
         }
-        self.daysSinceEpoch = Int32(LocalDate.daysFromCivil(year: year, month: month, day: day))
+        self.daysSinceEpoch = days
     }
 
     /// Parses `YYYY-MM-DD` from exactly these ten bytes; nil for anything else, including

@@ -14,6 +14,10 @@ public struct AggregationStats: Equatable, Sendable {
     public var wallClockInZone = 0
     /// Totals given per day by the export itself.
     public var dayTotals = 0
+    /// Samples and day totals left out because they broke `SampleLimits` (a count beyond a
+    /// million steps, a span beyond 31 days, a time outside years 0000-9999): readers check
+    /// first, so this stays 0 unless a library caller hands in such a sample.
+    public var refused = 0
     /// The distinct UTC offsets (seconds) that samples carried, sorted.
     public var offsets: [Int32] = []
 

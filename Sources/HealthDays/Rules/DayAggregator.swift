@@ -31,13 +31,24 @@ public final class DayAggregator: StepSink {
         }
     }
 
+    /// Adds one sample; one that `SampleLimits.isSafe` refuses (which no reader hands over) is
+    /// counted in `statistics.refused` and left out, so that no input can trap or run away here.
     public func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer) {
         stats.samples += 1
+        guard SampleLimits.isSafe(sample) else {
+            stats.refused += 1
+            return
+        }
         consider(SampleRecord(sample, source: sources.id(forUTF8: sourceUTF8)))
     }
 
+    /// Adds one day total; a count beyond ±`SampleLimits.maximumSteps` (or NaN) is refused like a sample.
     public func addDayTotal(_ date: LocalDate, steps: Double, sourceUTF8: UnsafeRawBufferPointer) {
         stats.samples += 1
+        guard steps.magnitude <= SampleLimits.maximumSteps else {
+            stats.refused += 1
+            return
+        }
         // The same day total written twice by one source is a duplicate like any other.
         consider(SampleRecord(day: date, steps: steps, source: sources.id(forUTF8: sourceUTF8)))
     }
@@ -134,8 +145,14 @@ public final class DayAggregator: StepSink {
     }
 
     /// A source's day total in whole steps: rounded once, at the end, half away from zero.
-    private static func rounded(_ sum: Double) -> Int {
-        Int(sum.rounded(.toNearestOrAwayFromZero))
+    ///
+    /// Checked, never trapping: bounded samples keep every sum far inside `Int`, but a sum that
+    /// is not (infinite, or past `Int`'s range) saturates, and NaN counts as nothing.
+    static func rounded(_ sum: Double) -> Int {
+        let whole = sum.rounded(.toNearestOrAwayFromZero)
+        if let exact = Int(exactly: whole) { return exact }
+        if whole.isNaN { return 0 }
+        return whole > 0 ? Int.max : Int.min
     }
 
     // MARK: - Buckets
