@@ -26,7 +26,6 @@ public final class HealthConnectDatabase {
 
     /// The source of rows whose app is missing or not in `application_info_table`.
     static let unknownSource = "(unknown)"
-    private static let maxSkippedExamples = 5
     /// Health Connect's `ZoneOffset` range, ±18 hours in seconds: the bound of a counted offset.
     private static let offsetRange = -Int64(UTCOffset.maximumSeconds)...Int64(UTCOffset.maximumSeconds)
 

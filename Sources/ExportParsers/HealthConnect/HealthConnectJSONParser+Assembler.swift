@@ -84,7 +84,6 @@ extension HealthConnectJSONParser {
         var sawRecordsContainer = false
         var summary = TopLevelSummary()
 
-        static let maxSkippedExamples = 5
 
         init(sink: StepSink, policy: InvalidRecordPolicy) {
             self.sink = sink

@@ -25,7 +25,6 @@ public final class StepCSVParser: StepRecordParser {
     /// What was read so far.
     public internal(set) var statistics = Statistics()
 
-    static let maxSkippedExamples = 5
 
     /// A parser that sends what it reads to `sink`.
     ///
