@@ -4,6 +4,8 @@ extension HealthConnectJSONParser {
     /// How a field was written.
     enum ValueKind: UInt8 {
         case absent, string, number, null, bool
+        /// An object or array where a value was expected (only noted for `count`).
+        case object, array
     }
 
     /// One field of an object being read; its text lives in the frame's fixed storage.
@@ -102,6 +104,7 @@ extension HealthConnectJSONParser {
 
         func objectStart(at position: JSONPosition) throws(ParseFailure) {
             noteValue(.object)
+            noteContainerAsCount(.object)
             push(Frame(isArray: false, key: .unknown, position: position))
         }
 
@@ -116,6 +119,7 @@ extension HealthConnectJSONParser {
 
         func arrayStart(at position: JSONPosition) throws(ParseFailure) {
             noteValue(.array)
+            noteContainerAsCount(.array)
             var key = Key.unknown
             if depth > 0 && !frames[depth - 1].isArray {
                 key = frames[depth - 1].key
@@ -177,6 +181,16 @@ extension HealthConnectJSONParser {
         private static let trueText = StaticString("true")
         private static let falseText = StaticString("false")
         private static let nullText = StaticString("null")
+
+        /// `"count": {...}` or `"count": [...]`: no step count, but a record that has one in the
+        /// wrong form, so that it is reported as invalid instead of passed over as not a record.
+        @inline(__always)
+        private func noteContainerAsCount(_ kind: ValueKind) {
+            guard depth > 0, !frames[depth - 1].isArray, frames[depth - 1].key == .count else { return }
+            let text: StaticString = kind == .object ? "{...}" : "[...]"
+            store(.count, of: depth - 1, kind, UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount),
+                  key: .count)
+        }
 
         private func storeScalar(_ text: StaticString, kind: ValueKind) {
             guard depth > 0, !frames[depth - 1].isArray else { return }

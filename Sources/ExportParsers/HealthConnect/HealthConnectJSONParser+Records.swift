@@ -269,6 +269,9 @@ extension HealthConnectJSONParser.Assembler {
         case .bool:
             try invalid(index, "\(count.name) is \(quoted(.count, of: index)), not a step count")
             return nil
+        case .object, .array:
+            try invalid(index, "\(count.name) is \(count.kind == .object ? "an object" : "an array"), not a step count")
+            return nil
         case .string, .number:
             guard !count.truncated, let value = DecimalNumber.parse(text(.count, of: index)) else {
                 try invalid(index, "\(count.name) \(quoted(.count, of: index)) is not a number")
