@@ -1,5 +1,5 @@
-import Glibc
 import Foundation
+import Platform
 
 /// The batch's memory across runs: an append-only file of JSON lines, one `BatchJournalEntry` per
 /// account outcome, each on disk (written and fsynced) before `record` returns.
@@ -16,9 +16,10 @@ public final class BatchJournal: Sendable {
     public let created: Bool
 
     private struct State {
-        var descriptor: Int32
+        /// nil once closed.
+        var file: SystemFile?
         /// Where the next line goes: the end of the last whole line.
-        var size: off_t
+        var size: Int64
         var latest: [String: BatchJournalEntry]
         /// fsync calls that succeeded, for tests.
         var syncs: Int
@@ -32,43 +33,37 @@ public final class BatchJournal: Sendable {
     /// journal entry (someone edited it: fix or delete the line, or start over with `--redo`).
     public init(path: String) throws(BatchError) {
         self.path = path
-        var created = true
-        var descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        if descriptor < 0, errno == EEXIST {
-            created = false
-            descriptor = open(path, O_RDWR | O_CLOEXEC)
+        func step<T>(_ what: String, _ call: () throws(SystemError) -> T) throws(BatchError) -> T {
+            do {
+                return try call()
+            } catch {
+                throw .journal(path: path, reason: "\(what): \(error)")
+            }
         }
-        guard descriptor >= 0 else { throw Self.failure(path, "cannot be opened for writing") }
+        let (file, created) = try step("cannot be opened for writing") { () throws(SystemError) in
+            try SystemFile.openCreating(path, mode: 0o600)
+        }
         var syncs = 0
-        do throws(BatchError) {
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-                if errno == EWOULDBLOCK {
-                    throw .journalInUse(path: path)
-                }
-                throw Self.failure(path, "cannot be locked")
-            }
-            if created {
-                // The new name must survive a crash too, or the first entries could vanish with it.
-                guard fsync(descriptor) == 0 else { throw Self.failure(path, "cannot be synced to disk") }
-                try Self.syncFolder(of: path)
-                syncs += 2
-            }
-            let bytes = try Self.readAll(descriptor, path)
-            let (latest, validEnd) = try Self.parse(bytes, path)
-            if validEnd < bytes.count {
-                guard ftruncate(descriptor, off_t(validEnd)) == 0 else {
-                    throw Self.failure(path, "its torn last line cannot be removed")
-                }
-                guard fsync(descriptor) == 0 else { throw Self.failure(path, "cannot be synced to disk") }
-                syncs += 1
-            }
-            self.created = created
-            repairedBytes = bytes.count - validEnd
-            state = LockedState(State(descriptor: descriptor, size: off_t(validEnd), latest: latest, syncs: syncs))
-        } catch {
-            closeDescriptor(descriptor)
-            throw error
+        guard try step("cannot be locked", { () throws(SystemError) in try file.tryLockExclusive() }) else {
+            throw .journalInUse(path: path)
         }
+        if created {
+            // The new name must survive a crash too, or the first entries could vanish with it.
+            try step("cannot be synced to disk") { () throws(SystemError) in try file.sync() }
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            try step("its folder cannot be synced to disk") { () throws(SystemError) in try SystemFile.syncFolder(folder) }
+            syncs += 2
+        }
+        let bytes = try step("cannot be read") { () throws(SystemError) in try file.readAll() }
+        let (latest, validEnd) = try Self.parse(bytes, path)
+        if validEnd < bytes.count {
+            try step("its torn last line cannot be removed") { () throws(SystemError) in try file.truncate(to: Int64(validEnd)) }
+            try step("cannot be synced to disk") { () throws(SystemError) in try file.sync() }
+            syncs += 1
+        }
+        self.created = created
+        repairedBytes = bytes.count - validEnd
+        state = LockedState(State(file: file, size: Int64(validEnd), latest: latest, syncs: syncs))
     }
 
     deinit {
@@ -110,30 +105,25 @@ public final class BatchJournal: Sendable {
         let line = Array(entry.jsonLine.utf8)
         let path = self.path
         try state.withLock { (state) throws(BatchError) in
-            guard state.descriptor >= 0 else {
+            guard let file = state.file else {
                 throw .journal(path: path, reason: "already closed")
             }
-            var written = 0
-            while written < line.count {
-                let count = line.withUnsafeBytes { buffer in
-                    pwrite(state.descriptor, buffer.baseAddress! + written, buffer.count - written,
-                           state.size + off_t(written))
-                }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    let failure = Self.failure(path, "cannot be written")
-                    _ = ftruncate(state.descriptor, state.size)
-                    throw failure
-                }
-                written += count
+            let size = state.size
+            let written = line.withUnsafeBytes { buffer in
+                Result { () throws(SystemError) in try file.writeAll(buffer, at: size) }
             }
-            guard fsync(state.descriptor) == 0 else {
-                let failure = Self.failure(path, "cannot be synced to disk")
-                _ = ftruncate(state.descriptor, state.size)
-                throw failure
+            if case .failure(let error) = written {
+                try? file.truncate(to: size)
+                throw .journal(path: path, reason: "cannot be written: \(error)")
+            }
+            do {
+                try file.sync()
+            } catch {
+                try? file.truncate(to: size)
+                throw .journal(path: path, reason: "cannot be synced to disk: \(error)")
             }
             state.syncs += 1
-            state.size += off_t(line.count)
+            state.size += Int64(line.count)
             state.latest[entry.account] = entry
         }
     }
@@ -141,10 +131,7 @@ public final class BatchJournal: Sendable {
     /// Releases the file and its lock; `record` fails afterwards. Called on deinit.
     public func close() {
         state.withLock { state in
-            if state.descriptor >= 0 {
-                closeDescriptor(state.descriptor)
-                state.descriptor = -1
-            }
+            state.file = nil
         }
     }
 
@@ -154,22 +141,6 @@ public final class BatchJournal: Sendable {
     }
 
     // MARK: - Reading
-
-    private static func readAll(_ descriptor: Int32, _ path: String) throws(BatchError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        var offset: off_t = 0
-        while true {
-            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure(path, "cannot be read")
-            }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[..<count])
-            offset += off_t(count)
-        }
-    }
 
     /// The latest entry per account and the end of the last whole line. A last line that is not
     /// whole (no line end, or not an entry: the tail of a write cut short) ends before it.
@@ -199,28 +170,8 @@ public final class BatchJournal: Sendable {
         }
         return (latest, start)
     }
-
-    private static func syncFolder(of path: String) throws(BatchError) {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure(path, "its folder cannot be opened to sync it") }
-        defer { closeDescriptor(descriptor) }
-        guard fsync(descriptor) == 0 else { throw failure(path, "its folder cannot be synced to disk") }
-    }
-
-    private static func failure(_ path: String, _ what: String) -> BatchError {
-        .journal(path: path, reason: "\(what): \(String(cString: strerror(errno)))")
-    }
 }
 
-/// `close(2)`, out of reach of `BatchJournal.close()`, which shadows it inside the class.
-private func closeDescriptor(_ descriptor: Int32) {
-    _ = close(descriptor)
-}
-
-/// A value behind an `NSLock`. Swift's `Mutex` would do, but on Linux it is a bare futex that
-/// ThreadSanitizer cannot see, so it reports races between threads that the lock keeps apart;
-/// a pthread mutex keeps `--sanitize=thread` runs of `batch --jobs` quiet and meaningful.
 private final class LockedState<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value

@@ -1,4 +1,4 @@
-import Glibc
+import Platform
 import HealthDays
 import Foundation
 import StreamingText
@@ -78,21 +78,10 @@ public struct BatchManifest: Sendable {
     // MARK: - Reading
 
     private static func readAll(_ path: String) throws(BatchError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw .unreadableManifest(path: path, reason: String(cString: strerror(errno)))
-        }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .unreadableManifest(path: path, reason: String(cString: strerror(errno)))
-            }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[..<count])
+        do {
+            return try SystemFile.open(path).readAll()
+        } catch {
+            throw .unreadableManifest(path: path, reason: error.description)
         }
     }
 
@@ -216,12 +205,11 @@ extension BatchManifest {
                 return nil
             }
             let resolved = BatchManifest.resolve(value, against: directory)
-            var status = stat()
-            guard stat(resolved, &status) == 0 else {
+            guard (try? FileStatus.of(path: resolved)) != nil else {
                 problem(line, Column.file, "\(quoted(value)) does not exist (looked for \(resolved))")
                 return nil
             }
-            guard access(resolved, R_OK) == 0 else {
+            guard FileStatus.isReadable(path: resolved) else {
                 problem(line, Column.file, "\(quoted(value)) cannot be read (\(resolved)): check its permissions")
                 return nil
             }
@@ -272,20 +260,19 @@ extension BatchManifest {
         /// never reads it.
         private mutating func checkTokenFile(_ line: Int, account: String?, _ given: String) -> BatchAccount.TokenSource? {
             let resolved = BatchManifest.resolve(given, against: directory)
-            var status = stat()
-            guard stat(resolved, &status) == 0 else {
+            guard let status = try? FileStatus.of(path: resolved) else {
                 problem(line, Column.tokenFile, "\(quoted(given)) does not exist (looked for \(resolved))")
                 return nil
             }
-            guard status.st_mode & S_IFMT == S_IFREG else {
+            guard status.kind == .regular else {
                 problem(line, Column.tokenFile, "\(quoted(given)) is not a regular file (\(resolved))")
                 return nil
             }
-            guard access(resolved, R_OK) == 0 else {
+            guard FileStatus.isReadable(path: resolved) else {
                 problem(line, Column.tokenFile, "\(quoted(given)) cannot be read (\(resolved)): check its permissions")
                 return nil
             }
-            let mode = status.st_mode & 0o777
+            let mode = status.permissions
             if mode & 0o077 != 0, warnedTokenFiles.insert(resolved).inserted {
                 let owner = account.map { " (account \(quoted($0)), line \(line))" } ?? " (line \(line))"
                 warnings.append("token file \(resolved)\(owner) can be read or written by other users "

@@ -9,10 +9,13 @@ public struct FileStatus: Sendable, Equatable {
     public let kind: Kind
     /// The size in bytes (meaningful for a regular file).
     public let size: Int64
+    /// The permission bits (`0o600`, `0o644`, ...).
+    public let permissions: UInt32
 
-    public init(kind: Kind, size: Int64) {
+    public init(kind: Kind, size: Int64, permissions: UInt32 = 0o644) {
         self.kind = kind
         self.size = size
+        self.permissions = permissions
     }
 
     init(_ info: stat) {
@@ -22,6 +25,12 @@ public struct FileStatus: Sendable, Equatable {
         default: kind = .other
         }
         size = Int64(info.st_size)
+        permissions = UInt32(info.st_mode & 0o777)
+    }
+
+    /// Whether this process may read `path` (`access(2)` with `R_OK`).
+    public static func isReadable(path: String) -> Bool {
+        access(path, R_OK) == 0
     }
 
     /// The status of `path`, following symbolic links.

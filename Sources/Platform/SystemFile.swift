@@ -38,6 +38,38 @@ public final class SystemFile {
         return SystemFile(descriptor: descriptor)
     }
 
+    /// Opens `path` for reading and writing, creating it with `mode` when missing; `created` says
+    /// whether this call made it (so that the caller can make the new name durable).
+    public static func openCreating(_ path: String, mode: mode_t) throws(SystemError) -> (file: SystemFile, created: Bool) {
+        var descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        if descriptor >= 0 { return (SystemFile(descriptor: descriptor), true) }
+        guard errno == EEXIST else { throw SystemError.last }
+        descriptor = Glibc.open(path, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { throw SystemError.last }
+        return (SystemFile(descriptor: descriptor), false)
+    }
+
+    /// Flushes a folder's entries to the disk, so that a file just created there survives a crash.
+    public static func syncFolder(_ folder: String) throws(SystemError) {
+        let descriptor = Glibc.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw SystemError.last }
+        try SystemFile(descriptor: descriptor).sync()
+    }
+
+    /// Reads the whole file from its start, whatever the file position.
+    public func readAll() throws(SystemError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let offset = Int64(bytes.count)
+            let count = try chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemError) in try read(at: offset, into: buffer) }
+            }.get()
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+    }
+
     /// Creates a new file, mode 0600, named `prefix` and six random characters in `folder`; the
     /// caller removes the name (`unlinkName`) when it is no longer needed.
     public static func createTemporary(in folder: String, prefix: String) throws(SystemError) -> (file: SystemFile, path: String) {
