@@ -114,13 +114,7 @@ public enum AppleExportLocator {
 
     /// The first byte after a byte-order mark and white space is `<`.
     static func looksLikeXML(_ head: [UInt8]) -> Bool {
-        afterBOMAndSpace(head).first == UInt8(ascii: "<")
-    }
-
-    private static func afterBOMAndSpace(_ head: [UInt8]) -> ArraySlice<UInt8> {
-        var text = head[...]
-        if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
-        return text.drop(while: { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 })
+        ContentHead.afterBOMAndSpace(head).first == UInt8(ascii: "<")
     }
 
     private static func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
@@ -136,7 +130,7 @@ public enum AppleExportLocator {
     static func describe(_ head: [UInt8]) -> String {
         if head.isEmpty { return "the input is empty" }
         if head.starts(with: Array("SQLite format 3".utf8)) { return "found an SQLite database" }
-        let text = afterBOMAndSpace(head)
+        let text = ContentHead.afterBOMAndSpace(head)
         if let first = text.first {
             if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return "found JSON" }
             if first == UInt8(ascii: "<") { return "found XML without a <HealthData> element in its first \(headLength) bytes" }
@@ -148,7 +142,7 @@ public enum AppleExportLocator {
         if head.starts(with: Array("SQLite format 3".utf8)) {
             return .useReader(for: .healthConnectDatabase)
         }
-        let text = afterBOMAndSpace(head)
+        let text = ContentHead.afterBOMAndSpace(head)
         if let first = text.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
             return .useReader(for: .jsonDump)
         }

@@ -42,9 +42,7 @@ public enum HealthConnectImport {
         if head.isEmpty { return .empty }
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .zip }
         if head.starts(with: Array("SQLite format 3\0".utf8)) { return .sqlite }
-        var text = head[...]
-        if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
-        text = text.drop(while: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
+        let text = ContentHead.afterBOMAndSpace(head)
         guard let first = text.first else { return .empty }
         switch first {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
