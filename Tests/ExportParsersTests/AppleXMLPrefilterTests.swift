@@ -99,4 +99,31 @@ import TestSupport
         #expect(output == Array("<a b=\"".utf8) + [0x09, 0x0A, 0x0D] + Array("\"/>".utf8))
         #expect(filter.droppedControlCharacters == 29)
     }
+
+    @Test(arguments: [1, 3, 9, 64, 1 << 20])
+    func everyFilteredByteMapsBackToTheSameByteOfTheInput(chunk: Int) {
+        // A DOCTYPE, controls in the prolog, one inside a partial `<!DOC` and many in the body.
+        let input = Array("\u{01}<?xml version=\"1.0\"?>\u{02}\n<!DO\u{0B}X/>".utf8) + Array(Self.brokenHead.utf8)
+            + Array("<x a=\"\u{1F}\u{1F}b\u{0C}\"/>\n".utf8)
+        let (output, filter) = run(input, chunk: chunk)
+        #expect(filter.dropped.total == Int64(input.count - output.count), "every byte left out is counted")
+        for (index, byte) in output.enumerated() {
+            guard let offset = filter.dropped.inputOffset(ofFiltered: Int64(index)) else {
+                Issue.record("no input offset for filtered byte \(index)")
+                return
+            }
+            #expect(input[Int(offset)] == byte, "filtered byte \(index) is input byte \(offset)")
+        }
+        // The place just past the end maps past the input's end.
+        #expect(filter.dropped.inputOffset(ofFiltered: Int64(output.count)) == Int64(input.count))
+    }
+
+    @Test func pastItsLastEntryTheLogSaysItDoesNotKnow() {
+        var log = DroppedBytes()
+        for index in 0..<(DroppedBytes.maxEntries + 10) { log.record(1, at: Int64(2 * index)) }
+        #expect(log.inputOffset(ofFiltered: 1) == 2, "one byte dropped before filtered byte 0")
+        #expect(log.inputOffset(ofFiltered: 2 * Int64(DroppedBytes.maxEntries) - 1) != nil)
+        #expect(log.inputOffset(ofFiltered: 2 * Int64(DroppedBytes.maxEntries)) == nil, "drops from there on went unrecorded")
+        #expect(log.total == Int64(DroppedBytes.maxEntries + 10))
+    }
 }

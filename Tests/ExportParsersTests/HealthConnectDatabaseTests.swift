@@ -253,7 +253,7 @@ private struct TestFailure: Error, CustomStringConvertible {
         let folder = ScratchFolder()
         let path = folder.file("hc.db")
         try DatabaseBuilder().write([.init(0, 1000, offset: 0, count: "10", app: 1), bad], to: path)
-        guard case .invalidRecord(_, _, _, let message)? = readError(path) else {
+        guard case .invalidRecord(_, .none, let message)? = readError(path) else {
             Issue.record("expected an invalid record error, got \(String(describing: readError(path)))")
             return
         }
@@ -398,7 +398,7 @@ private struct TestFailure: Error, CustomStringConvertible {
             _ = try open(path).read(into: collector)
             Issue.record("a truncated database was read")
         } catch {
-            guard case .malformed(_, 0, 0, let problem) = error else {
+            guard case .malformed(_, .none, let problem) = error else {
                 Issue.record("expected malformed, got \(error)")
                 return
             }
@@ -413,7 +413,7 @@ private struct TestFailure: Error, CustomStringConvertible {
         try writeLarge(path, count: 10)
         let whole = try Data(contentsOf: URL(fileURLWithPath: path))
         try whole.prefix(60).write(to: URL(fileURLWithPath: path))
-        guard case .malformed(_, _, _, let problem)? = readError(path) else {
+        guard case .malformed(_, _, let problem)? = readError(path) else {
             Issue.record("expected malformed, got \(String(describing: readError(path)))")
             return
         }
@@ -438,7 +438,7 @@ private struct TestFailure: Error, CustomStringConvertible {
         }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let error = readError(path)
-        guard case .malformed(_, _, _, let problem)? = error else {
+        guard case .malformed(_, _, let problem)? = error else {
             Issue.record("expected malformed, got \(String(describing: error))")
             return
         }
@@ -507,7 +507,7 @@ private struct TestFailure: Error, CustomStringConvertible {
             _ = try HealthConnectDatabase(copying: try FileStream(path: path), prefix: [], location: nil, progress: nil, in: copies.path)
             Issue.record("a truncated stream was opened")
         } catch {
-            guard case .malformed(let location, _, _, let problem) = error else {
+            guard case .malformed(let location, _, let problem) = error else {
                 Issue.record("expected malformed, got \(error)")
                 return
             }

@@ -80,11 +80,12 @@ import TestSupport
         generator.invalidEvery = 40
         let bytes = Array(generator.document(elements: 300).utf8)
         let expected = Self.sequential(bytes, policy: .fail)
-        guard case .invalidRecord(_, let line, _, _) = expected.error else {
+        guard case .invalidRecord(_, let position, _) = expected.error else {
             Issue.record("expected an invalid record, got \(expected)")
             return
         }
-        #expect(line > 20)
+        #expect(position.line > 20)
+        #expect(position.byteOffset != nil, "an XML failure knows its byte offset")
         let counts = PieceCounts()
         #expect(Self.inPieces(bytes, policy: .fail, workers: 2, pieceSize: 300, counts: counts) == expected)
         #expect(counts.byWorkers > 3, "the error is in a later piece")
@@ -92,6 +93,51 @@ import TestSupport
         let skipped = Self.sequential(bytes, policy: .skip)
         #expect((skipped.statistics?.skipped.count ?? 0) > 3)
         #expect(Self.inPieces(bytes, policy: .skip, workers: 2, pieceSize: 300) == skipped)
+    }
+
+    /// A document with a DOCTYPE and stray control characters, whose record `bad` (0-based) holds `value`.
+    static func documentWithDrops(records: Int, bad: Int, value: String) -> [UInt8] {
+        var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<!DOCTYPE HealthData [", "<!ATTLIST x", "]>",
+                     "<HealthData locale=\"en_US\">"]
+        for index in 0..<records {
+            let written = index == bad ? value : "\(index)"
+            lines.append(" <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Ph\u{0B}one\" startDate=\"2024-01-01 10:00:00 +0100\" endDate=\"2024-01-01 10:01:00 +0100\" value=\"\(written)\"/>")
+        }
+        lines.append("</HealthData>")
+        return Array((lines.joined(separator: "\n") + "\n").utf8)
+    }
+
+    /// The line (1-based) that byte `offset` of `bytes` is on.
+    static func line(of offset: Int64, in bytes: [UInt8]) -> Int {
+        bytes[..<Int(offset)].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+    }
+
+    @Test func failuresCarryTheirByteOffsetInTheFileOnEveryPath() throws {
+        let bytes = Self.documentWithDrops(records: 80, bad: 61, value: "1O")
+        let one = Self.sequential(bytes, policy: .fail)
+        guard case .invalidRecord(_, let position, _) = one.error, let offset = position.byteOffset else {
+            Issue.record("expected an invalid record with an offset, got \(one)")
+            return
+        }
+        // libxml2 stands at the `/` of the bad record's `/>`, 61 records of dropped vertical tabs on.
+        #expect(position.line == 67)
+        #expect(bytes[Int(offset)] == UInt8(ascii: "/") && bytes[Int(offset) + 1] == UInt8(ascii: ">"))
+        #expect(Self.line(of: offset, in: bytes) == position.line)
+        for pieceSize in [100, 700, 5000] {
+            #expect(Self.inPieces(bytes, policy: .fail, workers: 2, pieceSize: pieceSize, readSize: 300) == one,
+                    "pieces of \(pieceSize) place it at the same byte")
+        }
+
+        // Malformed XML (an unescaped `<` in a value) is placed the same way.
+        let broken = Self.documentWithDrops(records: 80, bad: 70, value: "<")
+        let malformed = Self.sequential(broken, policy: .fail)
+        guard case .malformed(_, let place, _) = malformed.error, let at = place.byteOffset else {
+            Issue.record("expected malformed XML with an offset, got \(malformed)")
+            return
+        }
+        #expect(place.line == 76)
+        #expect(Self.line(of: at, in: broken) == 76)
+        #expect(Self.inPieces(broken, policy: .fail, workers: 2, pieceSize: 700, readSize: 300) == malformed)
     }
 
     @Test func anErrorInALaterPieceNamesItsLineInTheFile() throws {
@@ -104,12 +150,16 @@ import TestSupport
         let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
         let counts = PieceCounts()
         let got = Self.inPieces(bytes, policy: .fail, workers: 2, pieceSize: 500, counts: counts)
-        guard case .invalidRecord(_, let line, let column, let problem) = got.error else {
+        guard case .invalidRecord(_, let position, let problem) = got.error else {
             Issue.record("expected an invalid record, got \(got)")
             return
         }
-        #expect(line == 50, "record 47 is on line 3 + 47")
-        #expect(column == lines[49].utf8.count - 1, "libxml2 is at the `/` of `/>`")
+        #expect(position.line == 50, "record 47 is on line 3 + 47")
+        #expect(position.column == lines[49].utf8.count - 1, "libxml2 is at the `/` of `/>`")
+        // Lines 1-49 and their line breaks come before line 50; the `/` is its column - 1th byte.
+        let lineStart = lines[0..<49].reduce(0) { $0 + $1.utf8.count + 1 }
+        #expect(position.byteOffset == Int64(lineStart + position.column - 1), "the offset of that `/` in the file")
+        #expect(got == Self.sequential(bytes, policy: .fail), "the same place as one parser")
         #expect(problem.hasPrefix("value \"1O\""))
         #expect(got.entries.count == 47)
         #expect(counts.byWorkers > 10)

@@ -468,6 +468,7 @@ import TestSupport
         #expect(error.kind == .invalidRecord)
         #expect(error.line == 4)
         #expect(error.column == bad.field)
+        #expect(error.position.byteOffset == Int64((bad.header + "\n" + good).utf8.count), "the offset of the row's first byte")
         #expect(error.message.contains(bad.message), "\(error.message)")
         #expect(ExportError(error, at: InputLocation(path: "2024-01-01.csv"), expected: .healthConnect, grammar: "CSV").remedy == .skipInvalid)
 

@@ -179,19 +179,43 @@ import HealthDays
 
         let long = try #require(failure("ok\n123456789\n"))
         #expect(long.kind == .malformed && long.line == 2 && long.column == 9)
+        #expect(long.position.byteOffset == 11, "the 9th byte of line 2, which starts at byte 3")
         #expect(long.message.contains("field 1 of the record that starts at line 2 is longer than 8 bytes"))
 
         let unclosed = try #require(failure("a,b\nc,\"unclosed, and on\nand on\n"))
         #expect(unclosed.line == 2 && unclosed.column == 3)
+        #expect(unclosed.position.byteOffset == 6, "the quote that opens the field")
         #expect(unclosed.message.contains("a quote is probably not closed"))
 
         let wide = try #require(failure("a,b,c\nd,e,f,g\n"))
         #expect(wide.line == 2 && wide.column == 7)
+        #expect(wide.position.byteOffset == 12)
         #expect(wide.message.contains("more than 3 fields"))
 
         let record = try #require(failure("12345678,12345678,12345\n"))
         #expect(record.line == 1 && record.column == 23)
+        #expect(record.position.byteOffset == 22)
         #expect(record.message.contains("the record that starts at line 1 is longer than 20 bytes"))
+    }
+
+    @Test(arguments: [1, 2, 5, 1000])
+    func recordsKnowTheOffsetOfTheirFirstByte(chunk: Int) throws {
+        let bytes = Array(Self.text.utf8)
+        let tokenizer = CSVTokenizer()
+        var offsets: [Int64] = []
+        let collect: CSVTokenizer.RecordHandler = { record in offsets.append(record.offset) }
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + chunk)
+            try bytes[start..<end].withUnsafeBytes { piece in
+                try Result { () throws(ParseFailure) in try tokenizer.feed(piece, onRecord: collect) }.get()
+            }
+            start = end
+        }
+        try tokenizer.finish(onRecord: collect)
+        // Where each record's first byte is in `text` (after the 3-byte mark, past blank lines,
+        // counting ’, ü, Cyrillic and 🏃 in bytes).
+        #expect(offsets == [3, 20, 52, 80, 86, 100, 110, 144])
     }
 
     @Test func buffersAreReusedFromRecordToRecord() throws {

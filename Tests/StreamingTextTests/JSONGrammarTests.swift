@@ -11,7 +11,7 @@ import HealthDays
         var grammar = JSONGrammar(maxDepth: maxDepth, allowsMultipleValues: multiple)
         defer { grammar.deallocate() }
         for (index, token) in script.enumerated() {
-            let at = JSONPosition(line: 1, column: index + 1)
+            let at = JSONPosition(line: 1, column: index + 1, offset: Int64(index))
             let text = Array(token.utf8)
             let result = text.withUnsafeBytes { bytes in
                 Result { () throws(ParseFailure) in
@@ -22,7 +22,7 @@ import HealthDays
             }
             try result.get()
         }
-        try grammar.end(at: JSONPosition(line: 1, column: script.count + 1), inputIsEmpty: script.isEmpty)
+        try grammar.end(at: JSONPosition(line: 1, column: script.count + 1, offset: Int64(script.count)), inputIsEmpty: script.isEmpty)
         return recorder
     }
 
@@ -156,11 +156,11 @@ import HealthDays
         recorder.stopAt = "stop"
         var grammar = JSONGrammar(maxDepth: 4, allowsMultipleValues: true)
         defer { grammar.deallocate() }
-        try grammar.accept(JSONToken(.arrayStart, at: JSONPosition(line: 1, column: 1)), to: recorder)
-        try grammar.accept(JSONToken(.stringStart, at: JSONPosition(line: 2, column: 3)), to: recorder)
+        try grammar.accept(JSONToken(.arrayStart, at: JSONPosition(line: 1, column: 1, offset: 0)), to: recorder)
+        try grammar.accept(JSONToken(.stringStart, at: JSONPosition(line: 2, column: 3, offset: 4)), to: recorder)
         let result = Array("stop".utf8).withUnsafeBytes { bytes in
             Result { () throws(ParseFailure) in
-                try grammar.accept(JSONToken(.string, at: JSONPosition(line: 2, column: 3), text: bytes), to: recorder)
+                try grammar.accept(JSONToken(.string, at: JSONPosition(line: 2, column: 3, offset: 4), text: bytes), to: recorder)
             }
         }
         #expect(throws: ParseFailure(kind: .invalidRecord, line: 2, column: 3, message: "stop")) { try result.get() }

@@ -71,7 +71,8 @@ public enum AppleHealthImport {
                     try parser.feed(chunk.bytes)
                     if endReached { try parser.finish() }
                 } catch {
-                    throw ExportError(error, at: location, expected: .appleHealth, grammar: "XML")
+                    let filter = readAhead.stop()
+                    throw ExportError(filter.dropped.placing(error), at: location, expected: .appleHealth, grammar: "XML")
                 }
                 if chunk.rawBytes > 0 { progress?(total, stream.totalBytes) }
             }
@@ -123,9 +124,11 @@ public enum AppleHealthImport {
                             parser = inOrder
                         } else {
                             pieces.parseRestInOrder()
+                            let prefix = piece.index > 0 ? piece.frame?.prefix.count ?? 0 : 0
                             parser = AppleHealthParser(sink: sink, invalidRecords: policy,
                                                        lineOffset: piece.index == 0 ? 0 : nextLine - 2,
-                                                       rootLine: piece.frame?.rootLine ?? 1)
+                                                       rootLine: piece.frame?.rootLine ?? 1,
+                                                       byteShift: piece.filteredStart - Int64(prefix))
                             if piece.index > 0, let frame = piece.frame {
                                 try parser.feed(frame.prefix)
                             }
@@ -135,7 +138,8 @@ public enum AppleHealthImport {
                         try parser.feed(bytes)
                         if piece.isLast { try parser.finish() }
                     } catch {
-                        throw ExportError(error, at: location, expected: .appleHealth, grammar: "XML")
+                        let (filter, _) = pieces.stop()
+                        throw ExportError(filter.dropped.placing(error), at: location, expected: .appleHealth, grammar: "XML")
                     }
                 }
                 if piece.rawBytesRead > reported {

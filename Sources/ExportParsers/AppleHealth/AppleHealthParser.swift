@@ -35,6 +35,9 @@ public final class AppleHealthParser {
     private let lineOffset: Int
     /// The file line of the root's start tag, which such a copy puts on line 1.
     private let rootLine: Int
+    /// Added to the byte offsets libxml2 reports to place them in the filtered stream: for a piece,
+    /// where it starts there minus the length of the copy of the root's start tag fed before it.
+    private let byteShift: Int64
     public private(set) var statistics = AppleParseStatistics()
 
     private static let stepType: [UInt8] = Array("HKQuantityTypeIdentifierStepCount".utf8)
@@ -44,11 +47,13 @@ public final class AppleHealthParser {
         self.init(sink: sink, invalidRecords: policy, lineOffset: 0, rootLine: 1)
     }
 
-    init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy, lineOffset: Int, rootLine: Int) {
+    init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy, lineOffset: Int, rootLine: Int,
+         byteShift: Int64 = 0) {
         self.sink = sink
         self.policy = policy
         self.lineOffset = lineOffset
         self.rootLine = rootLine
+        self.byteShift = byteShift
         xmlInitParser()
         handler.initialized = UInt32(XML_SAX2_MAGIC)
         handler.startElementNs = { userData, localname, _, _, _, _, attributeCount, _, attributes in
@@ -120,18 +125,18 @@ public final class AppleHealthParser {
             // libxml2's words for an unfinished document vary ("Extra content at the end",
             // "Premature end of data", "AttValue: ' expected"); say plainly what happened.
             if openElements > 0 {
-                failure = ParseFailure(kind: .malformed, line: found.line, column: found.column,
-                                          message: "the document ends inside <\(openElementName)> before </HealthData>: "
+                failure = ParseFailure(kind: .malformed, at: found.position,
+                                       message: "the document ends inside <\(openElementName)> before </HealthData>: "
                                               + "the file is truncated (libxml2: \(found.message))")
             } else if !sawRoot {
-                failure = ParseFailure(kind: .malformed, line: found.line, column: found.column,
-                                          message: "the document ends before its <HealthData> element begins: "
+                failure = ParseFailure(kind: .malformed, at: found.position,
+                                       message: "the document ends before its <HealthData> element begins: "
                                               + "the file is truncated or empty (libxml2: \(found.message))")
             }
         }
         try check(status)
         if statistics.records == 0 && depth == 0 && !sawRoot {
-            throw ParseFailure(kind: .malformed, line: 1, column: 1, message: "the document is empty")
+            throw ParseFailure(kind: .malformed, line: 1, column: 1, byteOffset: 0, message: "the document is empty")
         }
     }
 
@@ -149,8 +154,7 @@ public final class AppleHealthParser {
         if let failure { throw failure }
         if status != 0 {
             // libxml2 reports through serror first; this is a fallback for a silent failure.
-            throw ParseFailure(kind: .malformed, line: currentLine, column: currentColumn,
-                                  message: "libxml2 error \(status)")
+            throw ParseFailure(kind: .malformed, at: currentPosition, message: "libxml2 error \(status)")
         }
     }
 
@@ -159,6 +163,18 @@ public final class AppleHealthParser {
     /// The line libxml2 has reached, as it counts (1 at the start, not shifted by the line offset).
     var lineReached: Int { Int(xmlSAX2GetLineNumber(context)) }
     private var currentColumn: Int { Int(xmlSAX2GetColumnNumber(context)) }
+
+    /// Where libxml2 stands, in the filtered stream's bytes (nil where it cannot say).
+    private var currentOffset: Int64? {
+        let consumed = xmlByteConsumed(context)
+        guard consumed >= 0 else { return nil }
+        let (offset, overflow) = Int64(consumed).addingReportingOverflow(byteShift)
+        return overflow || offset < 0 ? nil : offset
+    }
+
+    private var currentPosition: SourcePosition {
+        SourcePosition(line: currentLine, column: currentColumn, byteOffset: currentOffset)
+    }
 
     private static func from(_ pointer: UnsafeMutableRawPointer?) -> AppleHealthParser {
         Unmanaged<AppleHealthParser>.fromOpaque(pointer!).takeUnretainedValue()
@@ -172,7 +188,8 @@ public final class AppleHealthParser {
         if lineOffset != 0 {
             message = placeLineInMessage(message, error)
         }
-        failure = ParseFailure(kind: .malformed, line: Int(error.line) + lineOffset, column: Int(error.int2), message: message)
+        failure = ParseFailure(kind: .malformed, line: Int(error.line) + lineOffset, column: Int(error.int2),
+                               byteOffset: currentOffset, message: message)
     }
 
     /// Some messages name the line an element started on ("Opening and ending tag mismatch: Record
@@ -188,7 +205,12 @@ public final class AppleHealthParser {
 
     private func fail(_ kind: ParseFailure.Kind, _ message: String) {
         guard failure == nil else { return }
-        failure = ParseFailure(kind: kind, line: currentLine, column: currentColumn, message: message)
+        fail(ParseFailure(kind: kind, at: currentPosition, message: message))
+    }
+
+    private func fail(_ found: ParseFailure) {
+        guard failure == nil else { return }
+        failure = found
         xmlStopParser(context)
     }
 
@@ -276,8 +298,8 @@ public final class AppleHealthParser {
     }
 
     private func invalid(_ problem: String) {
-        if let failure = policy.reject(line: currentLine, column: currentColumn, problem, skipped: &statistics.skipped) {
-            fail(failure.kind, failure.message)
+        if let failure = policy.reject(at: currentPosition, problem, skipped: &statistics.skipped) {
+            fail(failure)
         }
     }
 

@@ -26,6 +26,10 @@ public struct AppleXMLPrefilter: Sendable {
     public private(set) var droppedControlCharacters = 0
     /// Whether a DOCTYPE declaration was removed.
     public private(set) var skippedDoctype = false
+    /// Where bytes were dropped, to place failures in the input.
+    public private(set) var dropped = DroppedBytes()
+    /// Bytes written by earlier calls.
+    private var emitted: Int64 = 0
 
     public init() {}
 
@@ -43,11 +47,13 @@ public struct AppleXMLPrefilter: Sendable {
         while index < count {
             if case .body = state {
                 copyBody(input, from: index, into: &writer)
+                emitted += Int64(writer.count)
                 return writer.count
             }
             step(input[index], into: &writer)
             index += 1
         }
+        emitted += Int64(writer.count)
         return writer.count
     }
 
@@ -58,6 +64,7 @@ public struct AppleXMLPrefilter: Sendable {
             writer.append(AppleXMLPrefilter.doctype[0..<matched])
             state = .prolog(matched: 0)
         }
+        emitted += Int64(writer.count)
         return writer.count
     }
 
@@ -119,6 +126,7 @@ public struct AppleXMLPrefilter: Sendable {
                 if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
                     writer.append(UnsafeRawBufferPointer(rebasing: input[runStart..<index]))
                     droppedControlCharacters += 1
+                    dropped.record(1, at: emitted + Int64(writer.count))
                     runStart = index + 1
                 }
                 index += 1
@@ -133,6 +141,8 @@ public struct AppleXMLPrefilter: Sendable {
         case .prolog(let matched):
             if isControl {
                 droppedControlCharacters += 1
+                // After the bytes held back, which are written later.
+                dropped.record(1, at: emitted + Int64(output.count + matched))
                 return
             }
             let pattern = AppleXMLPrefilter.doctype
@@ -140,6 +150,7 @@ public struct AppleXMLPrefilter: Sendable {
                 if matched + 1 == pattern.count {
                     state = .doctypeHead
                     skippedDoctype = true
+                    dropped.record(Int64(pattern.count), at: emitted + Int64(output.count))
                 } else {
                     state = .prolog(matched: matched + 1)
                 }
@@ -180,8 +191,13 @@ public struct AppleXMLPrefilter: Sendable {
         }
     }
 
+    /// Inside the DOCTYPE: a line break is kept, anything else dropped.
     @inline(__always)
-    private func keepLineBreak(_ byte: UInt8, into output: inout Writer) {
-        if byte == 0x0A { output.append(0x0A) }
+    private mutating func keepLineBreak(_ byte: UInt8, into output: inout Writer) {
+        if byte == 0x0A {
+            output.append(0x0A)
+        } else {
+            dropped.record(1, at: emitted + Int64(output.count))
+        }
     }
 }

@@ -11,6 +11,8 @@ struct ParsePiece: Sendable {
     let isLast: Bool
     /// Input bytes read (before filtering) by the time the piece was cut, for progress.
     let rawBytesRead: Int64
+    /// Where the piece starts in the filtered stream, to place failures.
+    let filteredStart: Int64
     /// What the piece is parsed inside (the first piece, which starts the document, only takes
     /// the suffix); nil while the root's start tag has not been read.
     let frame: PieceFrame?

@@ -90,15 +90,18 @@ final class PieceParser<Outcome: Sendable>: @unchecked Sendable {
         var frame: PieceFrame?
         var index = 0
         var count = 0
+        // Filtered bytes handed out in earlier pieces.
+        var published: Int64 = 0
         guard var slot = ring.take() else { return }
         var buffer = ring.buffer(slot)
 
         /// Hands the first `count` bytes of the buffer on as the next piece.
         func publish(_ count: Int, endsAtBoundary: Bool, isLast: Bool) {
             let piece = ParsePiece(index: index, endsAtBoundary: endsAtBoundary, isLast: isLast, rawBytesRead: read,
-                                   frame: frame)
+                                   filteredStart: published, frame: frame)
             ring.publish(slot, count: count, (piece, nil))
             index += 1
+            published += Int64(count)
         }
 
         /// Publishes the bytes before `cut` and carries the rest over to a fresh buffer.

@@ -52,7 +52,7 @@ extension HealthConnectDatabase {
         let truncated = "the database is truncated"
         let again = "copy it again from the phone or make a new export (Settings > Health Connect > Backup and restore)"
         guard header.count == 100 else {
-            throw ExportError.malformed(location, line: 0, column: 0,
+            throw ExportError.malformed(location, at: .none,
                                         problem: "\(truncated): it ends inside its 100-byte header; \(again)")
         }
         func bigEndian(_ offset: Int, _ width: Int) -> Int64 {
@@ -63,11 +63,11 @@ extension HealthConnectDatabase {
         let rawPageSize = bigEndian(16, 2)
         let pageSize = rawPageSize == 1 ? 65_536 : rawPageSize
         guard pageSize >= 512, pageSize <= 65_536, pageSize & (pageSize - 1) == 0 else {
-            throw ExportError.malformed(location, line: 0, column: 0,
+            throw ExportError.malformed(location, at: .none,
                                         problem: "the database header is damaged (page size \(rawPageSize)); \(again)")
         }
         guard fileSize >= pageSize else {
-            throw ExportError.malformed(location, line: 0, column: 0,
+            throw ExportError.malformed(location, at: .none,
                                         problem: "\(truncated): the file has \(fileSize) bytes, less than one page of \(pageSize); \(again)")
         }
         // The page count at offset 28 is valid when the change counter (24) equals the
@@ -76,7 +76,7 @@ extension HealthConnectDatabase {
         if pageCount > 0, bigEndian(24, 4) == bigEndian(92, 4) {
             let expected = pageCount * pageSize
             if fileSize < expected {
-                throw ExportError.malformed(location, line: 0, column: 0,
+                throw ExportError.malformed(location, at: .none,
                                             problem: "\(truncated): its header says \(expected) bytes (\(pageCount) pages of \(pageSize)), the file has \(fileSize); \(again)")
             }
         }

@@ -93,13 +93,13 @@ extension HealthConnectDatabase {
         let again = "copy it again from the phone or make a new export (Settings > Health Connect > Backup and restore)"
         switch status & 0xFF {
         case SQLITE_CORRUPT:
-            return .malformed(location, line: 0, column: 0,
+            return .malformed(location, at: .none,
                               problem: "the database is damaged or truncated (SQLite: \(message), while \(activity)); \(again)")
         case SQLITE_NOTADB:
-            return .malformed(location, line: 0, column: 0,
+            return .malformed(location, at: .none,
                               problem: "SQLite cannot read it as a database (\(message), while \(activity)): it is damaged or encrypted; \(again)")
         case SQLITE_IOERR where extended == HealthConnectDatabase.sqliteShortRead:
-            return .malformed(location, line: 0, column: 0,
+            return .malformed(location, at: .none,
                               problem: "the database ends early (SQLite: \(message), while \(activity)): it is truncated; \(again)")
         case SQLITE_NOMEM:
             return .unreadable(location, reason: "out of memory while \(activity)")

@@ -111,9 +111,9 @@ public final class HealthConnectDatabase {
         var lastOrigin = unknown
 
         func invalid(_ rowID: Int64, _ problem: String) throws(ExportError) {
-            if let failure = policy.reject(line: 0, column: 0, "steps_record_table row_id \(rowID): \(problem)",
+            if let failure = policy.reject(at: .none, "steps_record_table row_id \(rowID): \(problem)",
                                            skipped: &statistics.skipped) {
-                throw ExportError.invalidRecord(location, line: 0, column: 0, problem: failure.message)
+                throw ExportError.invalidRecord(location, at: .none, problem: failure.message)
             }
         }
         /// A column that must hold a whole number; nil (after reporting the row) when it does not.

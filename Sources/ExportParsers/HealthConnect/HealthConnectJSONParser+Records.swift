@@ -171,7 +171,7 @@ extension HealthConnectJSONParser.Assembler {
     private func googleFitPoint(_ index: Int) throws(ParseFailure) {
         guard streamDepth >= 0 && streamDepth < index else {
             let at = frames[index].position
-            throw ParseFailure(kind: .wrongKind, line: at.line, column: at.column,
+            throw ParseFailure(kind: .wrongKind, at: at.sourcePosition,
                                message: "Google Fit data points with no \"Data Source\" before them: cannot tell which "
                                    + "stream they are (only the estimated_steps stream matches Google Fit's totals)")
         }
@@ -423,7 +423,7 @@ extension HealthConnectJSONParser.Assembler {
     /// used, so a dump full of bad records costs no string work past the first few.
     func invalid(_ index: Int, _ problem: @autoclosure () -> String) throws(ParseFailure) {
         let at = frames[index].position
-        if let failure = policy.reject(line: at.line, column: at.column, problem(), skipped: &statistics.skipped) {
+        if let failure = policy.reject(at: at.sourcePosition, problem(), skipped: &statistics.skipped) {
             throw failure
         }
     }
@@ -451,7 +451,7 @@ extension HealthConnectJSONParser.Assembler {
             message = "the Google Fit stream \"\(name)\", which holds no step counts; steps are in the stream "
                 + "\"\(Self.estimatedStepsStream)\""
         }
-        throw ParseFailure(kind: .wrongKind, line: position.line, column: position.column, message: message)
+        throw ParseFailure(kind: .wrongKind, at: position.sourcePosition, message: message)
     }
 
     // MARK: - The end
@@ -465,7 +465,7 @@ extension HealthConnectJSONParser.Assembler {
             return
         }
         if summary.kind == .array && summary.elements == 0 && summary.values == 1 { return }
-        throw ParseFailure(kind: .wrongKind, line: 1, column: 1,
+        throw ParseFailure(kind: .wrongKind, line: 1, column: 1, byteOffset: 0,
                            message: describeDocument() + ", with no step records in a shape stepimport reads: "
                                + "react-native-health-connect ({\"records\":[...]}), HCGateway, Capacitor, Flutter health, "
                                + "records with start, end and count, day totals with date and steps, "

@@ -89,7 +89,7 @@ extension StepCSVParser {
     func readHeader(_ record: CSVRecord) throws(ParseFailure) {
         let head = record[0]
         if head.count >= 2, (head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF) {
-            throw ParseFailure(kind: .wrongKind, line: 1, column: 1,
+            throw ParseFailure(kind: .wrongKind, line: 1, column: 1, byteOffset: record.offset,
                                message: "UTF-16 text (as Excel saves \"Unicode Text\"), not a UTF-8 CSV: "
                                    + "save it as \"CSV UTF-8\" and read it again")
         }
@@ -136,7 +136,8 @@ extension StepCSVParser {
             found.require(day, steps)
             accept(.dailyTotals, found, record)
         } else {
-            throw ParseFailure(kind: .wrongKind, line: record.line, column: 0, message: unknownHeaderMessage(keys))
+            throw ParseFailure(kind: .wrongKind, line: record.line, column: 0, byteOffset: record.offset,
+                               message: unknownHeaderMessage(keys))
         }
     }
 

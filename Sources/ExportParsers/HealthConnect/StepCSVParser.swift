@@ -50,7 +50,7 @@ public final class StepCSVParser: StepRecordParser {
             try self.handle(record)
         }
         guard let layout else {
-            throw ParseFailure(kind: .wrongKind, line: 1, column: 0, message: "an empty file, with no CSV header")
+            throw ParseFailure(kind: .wrongKind, line: 1, column: 0, byteOffset: 0, message: "an empty file, with no CSV header")
         }
         if layout == .takeoutPerDay && fileDate == nil && statistics.rows == 0 {
             throw missingFileDate(line: 1)
@@ -111,7 +111,7 @@ public final class StepCSVParser: StepRecordParser {
 
     /// Stops on an unusable row, or skips and counts it, as the policy says; `field` is 1-based.
     func reject(_ record: CSVRecord, field: Int, _ problem: String) throws(ParseFailure) {
-        if let failure = policy.reject(line: record.line, column: field, problem, skipped: &statistics.skipped) {
+        if let failure = policy.reject(at: SourcePosition(line: record.line, column: field, byteOffset: record.offset), problem, skipped: &statistics.skipped) {
             throw failure
         }
     }

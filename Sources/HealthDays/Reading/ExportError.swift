@@ -56,10 +56,10 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A zip archive is damaged or truncated.
     case badArchive(InputLocation, reason: String)
     /// The data is not well-formed (bad XML, JSON or CSV, a truncated document, a corrupt
-    /// database) at a known line and column (0 where the format has no lines).
-    case malformed(InputLocation, line: Int, column: Int, problem: String)
+    /// database) at a known place (line 0 where the format has no lines).
+    case malformed(InputLocation, at: SourcePosition, problem: String)
     /// A step record is well-formed but its content cannot be used (skipping such records is the remedy).
-    case invalidRecord(InputLocation, line: Int, column: Int, problem: String)
+    case invalidRecord(InputLocation, at: SourcePosition, problem: String)
 
     /// What the user can do about it, where something can be said; the executable words it.
     public var remedy: Remedy? {
@@ -84,19 +84,30 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
                 + candidates.map { "  \($0)" }.joined(separator: "\n")
         case .badArchive(let location, let reason):
             return "\(location): damaged zip archive: \(reason)"
-        case .malformed(let location, let line, let column, let problem):
-            return "\(location)\(ExportError.position(line, column)): \(problem)"
-        case .invalidRecord(let location, let line, let column, let problem):
-            return "\(location)\(ExportError.position(line, column)): invalid step record: \(problem)"
+        case .malformed(let location, let position, let problem):
+            return "\(location)\(ExportError.lineAndColumn(position)): \(problem)"
+        case .invalidRecord(let location, let position, let problem):
+            return "\(location)\(ExportError.lineAndColumn(position)): invalid step record: \(problem)"
         }
     }
 }
 
 extension ExportError {
-    /// `:line:column`, or nothing where the format has no lines (a database).
-    static func position(_ line: Int, _ column: Int) -> String {
-        guard line > 0 else { return "" }
-        return column > 0 ? ":\(line):\(column)" : ":\(line)"
+    /// `:line:column`, or nothing where the format has no lines (a database). The byte offset is
+    /// not written: messages keep the editor's `file:line:column` form, and the offset stays in
+    /// `position` for callers that seek.
+    static func lineAndColumn(_ position: SourcePosition) -> String {
+        guard position.line > 0 else { return "" }
+        return position.column > 0 ? ":\(position.line):\(position.column)" : ":\(position.line)"
+    }
+
+    /// Where a parse failure was found: its line, column and byte offset; nil for the errors that
+    /// are not about a place in the data.
+    public var position: SourcePosition? {
+        switch self {
+        case .malformed(_, let position, _), .invalidRecord(_, let position, _): return position
+        default: return nil
+        }
     }
 
     /// A parser's failure, placed in the file (and zip entry) it came from; `grammar` names
@@ -104,10 +115,9 @@ extension ExportError {
     public init(_ failure: ParseFailure, at location: InputLocation, expected: ExportKind, grammar: String) {
         switch failure.kind {
         case .malformed:
-            self = .malformed(location, line: failure.line, column: failure.column,
-                              problem: "malformed \(grammar): \(failure.message)")
+            self = .malformed(location, at: failure.position, problem: "malformed \(grammar): \(failure.message)")
         case .invalidRecord:
-            self = .invalidRecord(location, line: failure.line, column: failure.column, problem: failure.message)
+            self = .invalidRecord(location, at: failure.position, problem: failure.message)
         case .wrongKind:
             self = .notAnExport(location, expected: expected, found: failure.message, remedy: nil)
         }

@@ -12,16 +12,22 @@ public struct ParseFailure: Error, Equatable, Sendable {
         case wrongKind
     }
     public let kind: Kind
-    /// 1-based line, or 0 where the format has no lines (a database).
-    public let line: Int
-    /// 1-based column (or field number in CSV), 0 when unknown.
-    public let column: Int
+    /// Line, column and byte offset of the place.
+    public var position: SourcePosition
     public let message: String
 
-    public init(kind: Kind, line: Int, column: Int, message: String) {
+    public init(kind: Kind, at position: SourcePosition, message: String) {
         self.kind = kind
-        self.line = line
-        self.column = column
+        self.position = position
         self.message = message
     }
+
+    public init(kind: Kind, line: Int, column: Int, byteOffset: Int64? = nil, message: String) {
+        self.init(kind: kind, at: SourcePosition(line: line, column: column, byteOffset: byteOffset), message: message)
+    }
+
+    /// 1-based line, or 0 where the format has no lines (a database).
+    public var line: Int { position.line }
+    /// 1-based column (or field number in CSV), 0 when unknown.
+    public var column: Int { position.column }
 }

@@ -29,13 +29,13 @@ public struct SkippedRecords: Equatable, Sendable {
 extension InvalidRecordPolicy {
     /// The one rule for a record that is well-formed but unusable: under `.fail` it is the failure
     /// to stop with; under `.skip` it is counted in `skipped` and nil is returned.
-    public func reject(line: Int, column: Int, _ problem: @autoclosure () -> String,
+    public func reject(at position: SourcePosition, _ problem: @autoclosure () -> String,
                        skipped: inout SkippedRecords) -> ParseFailure? {
         switch self {
         case .fail:
-            return ParseFailure(kind: .invalidRecord, line: line, column: column, message: problem())
+            return ParseFailure(kind: .invalidRecord, at: position, message: problem())
         case .skip:
-            skipped.add(line: line, column: column, problem())
+            skipped.add(line: position.line, column: position.column, problem())
             return nil
         }
     }

@@ -7,14 +7,17 @@ import HealthDays
 public struct CSVRecord {
     /// The 1-based physical line the record starts on (a quoted line break makes a record span lines).
     public let line: Int
+    /// The 0-based byte offset of the record's first byte in the input.
+    public let offset: Int64
     /// The number of fields; at least 1 (the tokenizer skips blank lines).
     public let count: Int
     private let bytes: UnsafeRawPointer
     /// End offset in `bytes` of each field; field `i` starts where field `i - 1` ends.
     private let ends: UnsafePointer<Int>
 
-    init(line: Int, count: Int, bytes: UnsafeRawPointer, ends: UnsafePointer<Int>) {
+    init(line: Int, offset: Int64, count: Int, bytes: UnsafeRawPointer, ends: UnsafePointer<Int>) {
         self.line = line
+        self.offset = offset
         self.count = count
         self.bytes = bytes
         self.ends = ends

@@ -65,6 +65,8 @@ public final class CSVTokenizer {
     /// The 1-based physical line of the next byte.
     public private(set) var line = 1
     private var recordLine = 1
+    /// Stream offset of the first byte of the current record.
+    private var recordOffset = 0
     /// Bytes consumed before the chunk being read.
     private var offset = 0
     /// Stream offset of the first byte of the current line.
@@ -74,6 +76,7 @@ public final class CSVTokenizer {
     private var continuationBytesAtLineStart = 0
     private var quoteLine = 0
     private var quoteColumn = 0
+    private var quoteOffset = 0
     private var bomMatched = 0
     private var bomDecided = false
 
@@ -138,7 +141,7 @@ public final class CSVTokenizer {
             try endRecord(onRecord)
         case .quoted, .quotedAfterCR:
             throw ParseFailure(
-                kind: .malformed, line: quoteLine, column: quoteColumn,
+                kind: .malformed, line: quoteLine, column: quoteColumn, byteOffset: Int64(quoteOffset),
                 message: "field \(fieldCount + 1) opens a quote here that is never closed: "
                     + "the file is truncated or a quote is not closed")
         }
@@ -167,6 +170,7 @@ public final class CSVTokenizer {
                     state = .afterCR
                 } else {
                     recordLine = line
+                    recordOffset = offset + index
                     state = byte == quote ? .fieldStart : .unquoted
                 }
 
@@ -181,6 +185,7 @@ public final class CSVTokenizer {
                 if base[index] == quote {
                     quoteLine = line
                     quoteColumn = column(at: index)
+                    quoteOffset = offset + index
                     index += 1
                     state = .quoted
                 } else {
@@ -210,7 +215,7 @@ public final class CSVTokenizer {
                 guard index < count else { break }
                 if try !endFieldAt(base[index], index: &index, onRecord) {
                     throw ParseFailure(
-                        kind: .malformed, line: line, column: column(at: index),
+                        kind: .malformed, line: line, column: column(at: index), byteOffset: Int64(offset + index),
                         message: "a quote (\") in the middle of field \(fieldCount + 1), which is not quoted: "
                             + "a field that holds quotes must be enclosed in quotes, with each quote inside written twice (\"\")")
                 }
@@ -269,7 +274,7 @@ public final class CSVTokenizer {
                     break
                 default:
                     throw ParseFailure(
-                        kind: .malformed, line: line, column: column(at: index),
+                        kind: .malformed, line: line, column: column(at: index), byteOffset: Int64(offset + index),
                         message: "text after the closing quote of field \(fieldCount + 1), where a comma or the end "
                             + "of the line belongs (a quote inside a quoted field is written twice: \"\")")
                 }
@@ -356,7 +361,7 @@ public final class CSVTokenizer {
     private func checkFieldCount(at index: Int) throws(ParseFailure) {
         guard fieldCount < limits.maxFields else {
             throw ParseFailure(
-                kind: .malformed, line: line, column: column(at: index),
+                kind: .malformed, line: line, column: column(at: index), byteOffset: Int64(offset + index),
                 message: "the record that starts at line \(recordLine) has more than \(limits.maxFields) fields: "
                     + "this is not a step export, or its separator is not a comma")
         }
@@ -364,7 +369,7 @@ public final class CSVTokenizer {
 
     @inline(__always)
     private func endRecord(_ onRecord: RecordHandler) throws(ParseFailure) {
-        let record = CSVRecord(line: recordLine, count: fieldCount, bytes: UnsafeRawPointer(bytes),
+        let record = CSVRecord(line: recordLine, offset: Int64(recordOffset), count: fieldCount, bytes: UnsafeRawPointer(bytes),
                                ends: UnsafePointer(ends))
         used = 0
         fieldStart = 0
@@ -375,9 +380,9 @@ public final class CSVTokenizer {
 
     private func grow(to needed: Int, _ source: UnsafePointer<UInt8>, _ length: Int, at index: Int) throws(ParseFailure) {
         guard needed <= limits.maxRecordBytes else {
-            let (line, column) = position(ofByte: limits.maxRecordBytes - used, of: source, length, endingAt: index)
+            let place = position(ofByte: limits.maxRecordBytes - used, of: source, length, endingAt: index)
             throw ParseFailure(
-                kind: .malformed, line: line, column: column,
+                kind: .malformed, at: place,
                 message: "the record that starts at line \(recordLine) is longer than "
                     + "\(Self.size(limits.maxRecordBytes)): this is not a step export, or a quote is not closed")
         }
@@ -406,26 +411,27 @@ public final class CSVTokenizer {
         let limit = Self.size(limits.maxFieldBytes)
         if state == .quoted || state == .quotedAfterCR || state == .quoteInQuoted {
             return ParseFailure(
-                kind: .malformed, line: quoteLine, column: quoteColumn,
+                kind: .malformed, line: quoteLine, column: quoteColumn, byteOffset: Int64(quoteOffset),
                 message: "the quoted field \(fieldCount + 1) that opens here is longer than \(limit): "
                     + "a quote is probably not closed")
         }
-        let (line, column) = position(ofByte: limits.maxFieldBytes - (used - fieldStart), of: source, length, endingAt: index)
+        let place = position(ofByte: limits.maxFieldBytes - (used - fieldStart), of: source, length, endingAt: index)
         return ParseFailure(
-            kind: .malformed, line: line, column: column,
+            kind: .malformed, at: place,
             message: "field \(fieldCount + 1) of the record that starts at line \(recordLine) is longer than \(limit): "
                 + "this is not a step export, or its separator is not a comma")
     }
 
-    /// The line and column of byte `offset` of a run of `length` bytes that ends at `index` in the
-    /// current chunk, the run's continuation bytes being counted already (a run never holds a line break).
-    private func position(ofByte offset: Int, of source: UnsafePointer<UInt8>, _ length: Int,
-                          endingAt index: Int) -> (line: Int, column: Int) {
+    /// The place of byte `byte` of a run of `length` bytes that ends at `index` in the current
+    /// chunk, the run's continuation bytes being counted already (a run never holds a line break).
+    private func position(ofByte byte: Int, of source: UnsafePointer<UInt8>, _ length: Int,
+                          endingAt index: Int) -> SourcePosition {
         var later = 0
-        for byte in UnsafeBufferPointer(start: source + offset, count: length - offset) where byte & 0xC0 == 0x80 {
+        for value in UnsafeBufferPointer(start: source + byte, count: length - byte) where value & 0xC0 == 0x80 {
             later += 1
         }
-        return (line, column(at: index - length + offset) + later)
+        let chunkIndex = index - length + byte
+        return SourcePosition(line: line, column: column(at: chunkIndex) + later, byteOffset: Int64(offset + chunkIndex))
     }
 
     private static func size(_ bytes: Int) -> String {

@@ -70,7 +70,7 @@ struct JSONLexer {
     private var consumed: Int64 = 0
 
     // The token being read.
-    private var tokenPosition = JSONPosition(line: 1, column: 1)
+    private var tokenPosition = JSONPosition(line: 1, column: 1, offset: 0)
     private var utf8Remaining = 0
     private var utf8Low: UInt8 = 0x80
     private var utf8High: UInt8 = 0xBF
@@ -98,7 +98,7 @@ struct JSONLexer {
 
     /// The position just after the last byte of the last chunk ended.
     var endPosition: JSONPosition {
-        JSONPosition(line: line, column: Int(consumed - lineStart - lineContinuations) + 1)
+        JSONPosition(line: line, column: Int(consumed - lineStart - lineContinuations) + 1, offset: consumed)
     }
 
     /// The position of the byte at `index` in the chunk. Wrapping arithmetic (offsets stay far from
@@ -106,7 +106,7 @@ struct JSONLexer {
     @inline(always)
     private func position(_ index: Int) -> JSONPosition {
         let column = consumed &+ Int64(index) &- lineStart &- lineContinuations &+ 1
-        return JSONPosition(line: line, column: Int(truncatingIfNeeded: column))
+        return JSONPosition(line: line, column: Int(truncatingIfNeeded: column), offset: consumed &+ Int64(index))
     }
 
     // MARK: - Chunks
@@ -154,7 +154,7 @@ struct JSONLexer {
     mutating func finish() throws(ParseFailure) -> JSONToken? {
         if !bomDone && bomMatched > 0 {
             throw ParseFailure.json("the input ends inside a byte order mark: the file is truncated or not JSON",
-                                    at: JSONPosition(line: 1, column: 1))
+                                    at: JSONPosition(line: 1, column: 1, offset: 0))
         }
         switch lexeme {
         case .between:
@@ -613,7 +613,7 @@ struct JSONLexer {
                 bomDone = true
             } else {
                 throw ParseFailure.json("the input starts with a broken UTF-8 byte order mark",
-                                        at: JSONPosition(line: 1, column: 1))
+                                        at: JSONPosition(line: 1, column: 1, offset: 0))
             }
         }
         return i

@@ -3,7 +3,7 @@ import HealthDays
 extension ParseFailure {
     /// Malformed JSON at `position`.
     static func json(_ message: String, at position: JSONPosition) -> ParseFailure {
-        ParseFailure(kind: .malformed, line: position.line, column: position.column, message: message)
+        ParseFailure(kind: .malformed, at: position.sourcePosition, message: message)
     }
 
     /// The input stops inside `place` (a string, a number, an array...), at its end.
