@@ -9,18 +9,40 @@ import HealthDays
 /// It is push-style: bytes can arrive in chunks of any size, split anywhere.
 public struct AppleXMLPrefilter: Sendable {
     private enum State: Sendable {
-        /// Before the root element: looking for `<!DOCTYPE`; `matched` bytes of it are held back.
-        case prolog(matched: Int)
-        /// Inside `<!DOCTYPE` before `[` or `>`.
-        case doctypeHead
-        /// Inside the internal subset; `sawBracket` after a `]` that may end it.
-        case internalSubset(sawBracket: Bool)
+        /// Before the root element, between markup: looking for `<`.
+        case prolog
+        /// After `<` in the prolog, `matched` bytes of `<!DOCTYPE` seen and held back (1 to 8).
+        case markupStart(matched: Int)
+        /// Inside a comment (`<!--`) of the prolog, passed on; `dashes` in a row just seen.
+        case comment(dashes: Int)
+        /// After `<!-` in the prolog: a comment if another `-` follows.
+        case commentOpening
+        /// Inside a processing instruction (`<?`) or another `<!` declaration of the prolog, passed
+        /// on up to `?>` or `>`; `sawQuestion` after a `?`.
+        case instruction(sawQuestion: Bool)
+        case otherDeclaration
+        /// Inside `<!DOCTYPE` before `[` or `>`; `quote` while inside a quoted system or public id.
+        case doctypeHead(quote: UInt8)
+        /// Inside the internal subset.
+        case internalSubset(InternalSubset)
         /// After the root element has started: only control characters are filtered.
         case body
     }
 
+    /// Where the scan of the DOCTYPE's internal subset stands: a `]>` inside a quoted value, a
+    /// comment or a processing instruction does not end it.
+    private enum InternalSubset: Sendable, Equatable {
+        /// Between declarations or inside one, outside quotes; `opening` bytes of `<!--` or `<?` seen.
+        case markup(opening: Int)
+        case quoted(UInt8)
+        case comment(dashes: Int)
+        case instruction(sawQuestion: Bool)
+        /// After a `]` that may end the subset (white space may come before the `>`).
+        case afterBracket
+    }
+
     private static let doctype: [UInt8] = Array("<!DOCTYPE".utf8)
-    private var state = State.prolog(matched: 0)
+    private var state = State.prolog
 
     /// Stray control characters dropped so far.
     public private(set) var droppedControlCharacters = 0
@@ -60,9 +82,9 @@ public struct AppleXMLPrefilter: Sendable {
     /// Writes the bytes still held back at the end of the input (a partial `<!DOCTYPE` that never completed).
     public mutating func finish(into output: UnsafeMutableRawBufferPointer) -> Int {
         var writer = Writer(output: output)
-        if case .prolog(let matched) = state, matched > 0 {
+        if case .markupStart(let matched) = state {
             writer.append(AppleXMLPrefilter.doctype[0..<matched])
-            state = .prolog(matched: 0)
+            state = .prolog
         }
         emitted += Int64(writer.count)
         return writer.count
@@ -135,59 +157,119 @@ public struct AppleXMLPrefilter: Sendable {
         writer.append(UnsafeRawBufferPointer(rebasing: input[runStart..<count]))
     }
 
+    /// One byte of the prolog: comments, processing instructions and the XML declaration pass
+    /// through (a `<` inside them is not the root), the DOCTYPE is dropped, wherever it stands.
     private mutating func step(_ byte: UInt8, into output: inout Writer) {
         let isControl = byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D
+        if isControl {
+            droppedControlCharacters += 1
+            // After the bytes held back, which are written later.
+            let held = if case .markupStart(let matched) = state { matched } else { 0 }
+            dropped.record(1, at: emitted + Int64(output.count + held))
+            return
+        }
         switch state {
-        case .prolog(let matched):
-            if isControl {
-                droppedControlCharacters += 1
-                // After the bytes held back, which are written later.
-                dropped.record(1, at: emitted + Int64(output.count + matched))
-                return
-            }
-            let pattern = AppleXMLPrefilter.doctype
-            if byte == pattern[matched] {
-                if matched + 1 == pattern.count {
-                    state = .doctypeHead
-                    skippedDoctype = true
-                    dropped.record(Int64(pattern.count), at: emitted + Int64(output.count))
-                } else {
-                    state = .prolog(matched: matched + 1)
-                }
-                return
-            }
-            // Not a DOCTYPE after all: release what was held back.
-            output.append(pattern[0..<matched])
-            if matched == 1 && byte != UInt8(ascii: "!") && byte != UInt8(ascii: "?") {
-                // `<` followed by a name: the root element has begun.
-                output.append(byte)
-                state = .body
-            } else if byte == UInt8(ascii: "<") {
-                state = .prolog(matched: 1)
+        case .prolog:
+            if byte == UInt8(ascii: "<") {
+                state = .markupStart(matched: 1)
             } else {
                 output.append(byte)
-                state = .prolog(matched: 0)
             }
-        case .doctypeHead:
+        case .markupStart(let matched):
+            markup(byte, matched: matched, into: &output)
+        case .commentOpening:
+            output.append(byte)
+            state = byte == UInt8(ascii: "-") ? .comment(dashes: 0) : .otherDeclaration
+        case .comment(let dashes):
+            output.append(byte)
+            if byte == UInt8(ascii: ">") && dashes >= 2 {
+                state = .prolog
+            } else {
+                state = .comment(dashes: byte == UInt8(ascii: "-") ? dashes + 1 : 0)
+            }
+        case .instruction(let sawQuestion):
+            output.append(byte)
+            state = byte == UInt8(ascii: ">") && sawQuestion ? .prolog : .instruction(sawQuestion: byte == UInt8(ascii: "?"))
+        case .otherDeclaration:
+            output.append(byte)
+            if byte == UInt8(ascii: ">") { state = .prolog }
+        case .doctypeHead(let quote):
             keepLineBreak(byte, into: &output)
-            if byte == UInt8(ascii: "[") {
-                state = .internalSubset(sawBracket: false)
+            if quote != 0 {
+                if byte == quote { state = .doctypeHead(quote: 0) }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                state = .doctypeHead(quote: byte)
+            } else if byte == UInt8(ascii: "[") {
+                state = .internalSubset(.markup(opening: 0))
             } else if byte == UInt8(ascii: ">") {
-                state = .prolog(matched: 0)
+                state = .prolog
             }
-        case .internalSubset(let sawBracket):
+        case .internalSubset(let subset):
             keepLineBreak(byte, into: &output)
-            if byte == UInt8(ascii: "]") {
-                state = .internalSubset(sawBracket: true)
-            } else if sawBracket && byte == UInt8(ascii: ">") {
-                state = .prolog(matched: 0)
-            } else if sawBracket && (byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D) {
-                // `]` and `>` may be separated by white space.
-            } else {
-                state = .internalSubset(sawBracket: false)
-            }
+            let next = AppleXMLPrefilter.subset(after: byte, in: subset)
+            state = next.map { .internalSubset($0) } ?? .prolog
         case .body:
             preconditionFailure("body bytes take the fast path")
+        }
+    }
+
+    /// After `<` (and more of `<!DOCTYPE`) in the prolog: the DOCTYPE is held back until it is
+    /// certain, a comment, an instruction or another declaration passes on, and anything else
+    /// starts the root element.
+    private mutating func markup(_ byte: UInt8, matched: Int, into output: inout Writer) {
+        let pattern = AppleXMLPrefilter.doctype
+        if byte == pattern[matched] {
+            if matched + 1 == pattern.count {
+                state = .doctypeHead(quote: 0)
+                skippedDoctype = true
+                dropped.record(Int64(pattern.count), at: emitted + Int64(output.count))
+            } else {
+                state = .markupStart(matched: matched + 1)
+            }
+            return
+        }
+        // Not a DOCTYPE: release what was held back.
+        output.append(pattern[0..<matched])
+        output.append(byte)
+        switch matched {
+        case 1:
+            // `<?` opens an instruction; `<` and a name (or anything else) starts the root element.
+            state = byte == UInt8(ascii: "?") ? .instruction(sawQuestion: false) : .body
+        case 2:
+            state = byte == UInt8(ascii: "-") ? .commentOpening : .otherDeclaration
+        default:
+            state = byte == UInt8(ascii: ">") ? .prolog : .otherDeclaration
+        }
+    }
+
+    /// The next state of the internal subset's scan after `byte`; nil when the subset (and with it
+    /// the DOCTYPE) has ended.
+    private static func subset(after byte: UInt8, in subset: InternalSubset) -> InternalSubset? {
+        switch subset {
+        case .quoted(let quote):
+            return byte == quote ? .markup(opening: 0) : subset
+        case .comment(let dashes):
+            if byte == UInt8(ascii: ">") && dashes >= 2 { return .markup(opening: 0) }
+            return .comment(dashes: byte == UInt8(ascii: "-") ? dashes + 1 : 0)
+        case .instruction(let sawQuestion):
+            if byte == UInt8(ascii: ">") && sawQuestion { return .markup(opening: 0) }
+            return .instruction(sawQuestion: byte == UInt8(ascii: "?"))
+        case .afterBracket:
+            if byte == UInt8(ascii: ">") { return nil }
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { return subset }
+            return AppleXMLPrefilter.subset(after: byte, in: .markup(opening: 0))
+        case .markup(let opening):
+            // `opening`: 1 after `<`, 2 after `<!`, 3 after `<!-`.
+            switch (opening, byte) {
+            case (1, UInt8(ascii: "?")): return .instruction(sawQuestion: false)
+            case (1, UInt8(ascii: "!")): return .markup(opening: 2)
+            case (2, UInt8(ascii: "-")): return .markup(opening: 3)
+            case (3, UInt8(ascii: "-")): return .comment(dashes: 0)
+            case (_, UInt8(ascii: "<")): return .markup(opening: 1)
+            case (_, UInt8(ascii: "\"")), (_, UInt8(ascii: "'")): return .quoted(byte)
+            case (_, UInt8(ascii: "]")): return .afterBracket
+            default: return .markup(opening: 0)
+            }
         }
     }
 
