@@ -30,7 +30,8 @@ DIR receives:
 
 The K broken accounts cycle through: a truncated Apple zip, malformed JSON, an Apple
 export declared as `hc`, a token the server does not know (401), a token file that holds
-no token, and `auto` given a file that is no export. Every broken account still passes
+no token, `auto` given a file that is no export, a JSON record of 10^19 steps (it crashed a
+whole batch once), and an Apple export nested 100,000 elements deep. Every broken account still passes
 the manifest's checks, so the batch starts and must report each one.
 """
 
@@ -55,7 +56,8 @@ GOOD_KINDS = [
     ("auto", ["hc-json", "--shape", "flutter"], ".json", "UTC", ("synth", "days")),
 ]
 
-BROKEN_KINDS = ["truncated-zip", "malformed-json", "apple-as-hc", "unknown-token", "bad-token-file", "auto-junk"]
+BROKEN_KINDS = ["truncated-zip", "malformed-json", "apple-as-hc", "unknown-token", "bad-token-file", "auto-junk",
+                "huge-count", "deep-xml"]
 
 
 def run(command):
@@ -154,6 +156,17 @@ def broken_account(out, label, problem, pool):
         entry.update(kind="hc", file=name)
     elif problem == "apple-as-hc":
         entry.update(kind="hc", file=apple["file"])
+    elif problem == "huge-count":
+        name = "exports/broken-%s.json" % label
+        with open(os.path.join(out, name), "w") as handle:
+            handle.write('{"records":[{"count":1e19,"startTime":"2026-01-01T10:00:00Z","endTime":"2026-01-01T10:05:00Z"}]}\n')
+        entry.update(kind="hc", file=name)
+    elif problem == "deep-xml":
+        name = "exports/broken-%s.xml" % label
+        with open(os.path.join(out, name), "w") as handle:
+            handle.write('<?xml version="1.0" encoding="UTF-8"?>\n<HealthData locale="en_US">\n')
+            handle.write("<a>" * 100000 + "</a>" * 100000 + "\n</HealthData>\n")
+        entry.update(kind="apple", file=name)
     elif problem == "auto-junk":
         name = "exports/broken-%s.bin" % label
         with open(os.path.join(out, name), "wb") as handle:

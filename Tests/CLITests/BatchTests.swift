@@ -19,7 +19,7 @@ import Testing
         let key: String?
     }
 
-    /// A generated batch in its own folder: 50 good accounts and 6 broken ones.
+    /// A generated batch in its own folder: 50 good accounts and 8 broken ones.
     struct Batch {
         let folder: URL
         let accounts: [Account]
@@ -36,7 +36,7 @@ import Testing
     }
 
     static let goodAccounts = 50
-    static let brokenAccounts = 6
+    static let brokenAccounts = 8
 
     /// Writes a fresh batch (a few seconds: the exports are shared by the accounts).
     static func makeBatch(good: Int = goodAccounts, broken: Int = brokenAccounts) throws -> Batch {
@@ -197,6 +197,8 @@ import Testing
             "unknown-token": "refused the account's token (401)",
             "bad-token-file": "the first line is empty or holds characters a bearer token cannot have",
             "auto-junk": "none of the accepted formats",
+            "huge-count": "is more steps than one record can hold",
+            "deep-xml": "elements nested more than 256 deep",
         ]
         for account in batch.broken {
             let entry = try #require(accounts[account.account])

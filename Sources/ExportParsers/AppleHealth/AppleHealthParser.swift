@@ -75,6 +75,11 @@ public final class AppleHealthParser {
         xmlCtxtUseOptions(context, AppleHealthParser.options)
     }
 
+    /// The deepest an element may be nested; Apple's exports reach 5 (`HealthData`, `Workout`,
+    /// `WorkoutRoute`, `FileReference`, or `Record`, `HeartRateVariabilityMetadataList`,
+    /// `InstantaneousBeatsPerMinute`), and libxml2 once bounded trees at 256.
+    static let maxDepth = 256
+
     private static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOENT.rawValue)
 
     /// Makes the parser ready for another document, keeping libxml2's context and its dictionary
@@ -237,6 +242,11 @@ public final class AppleHealthParser {
             if let attributes, let locale = attributeValue(attributes, attributeCount, "locale") {
                 statistics.locale = String(decoding: locale, as: UTF8.self)
             }
+        case AppleHealthParser.maxDepth...:
+            // libxml2 keeps every open element's name for a SAX parser too, and sets no bound of
+            // its own: 10 million nested elements (70 MB) took 390 MB.
+            fail(.malformed, "elements nested more than \(AppleHealthParser.maxDepth) deep (an Apple Health export "
+                 + "nests 5 at most): the file is damaged or not an export")
         default:
             // Step records nested in a Correlation repeat top-level ones: count them, never add them.
             guard isNamed(name, "Record"), let attributes,

@@ -36,6 +36,8 @@ public enum HealthConnectImport {
     /// What the first bytes of a file say it is.
     enum Sniffed: Equatable {
         case zip, sqlite, json, csv, appleXML, otherXML, empty, unknown
+        /// White space as far as the head reaches, and more after it.
+        case blank
     }
 
     static func sniff(_ head: [UInt8]) -> Sniffed {
@@ -43,7 +45,7 @@ public enum HealthConnectImport {
         if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .zip }
         if head.starts(with: Array("SQLite format 3\0".utf8)) { return .sqlite }
         let text = ContentHead.afterBOMAndSpace(head)
-        guard let first = text.first else { return .empty }
+        guard let first = text.first else { return head.count < headLength ? .empty : .blank }
         switch first {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             return .json
@@ -64,6 +66,10 @@ public enum HealthConnectImport {
                                 remedy: .useReader(for: .appleHealthExport))
         case .empty:
             return .notAnExport(location, expected: .healthConnect, found: "the input is empty", remedy: nil)
+        case .blank:
+            return .notAnExport(location, expected: .healthConnect,
+                                found: "its first \(head.count) bytes are white space only, with no export format's "
+                                    + "first character", remedy: .useAcceptedFormat)
         case .otherXML:
             return .notAnExport(location, expected: .healthConnect, found: "found XML that is not an export",
                                 remedy: .useAcceptedFormat)
