@@ -47,6 +47,12 @@ public final class TraineeHealthAPI: Sendable {
         else {
             throw .protocolViolation("the answer to POST /v1/trainee/health/days (\(response.status)) has no \"days\" count: \(excerpt(response.body))")
         }
+        // The contract: N = the days written, each a day that was sent. Fewer is the server's window
+        // (the uploader accounts for it); more, or a negative count, is an answer not to be trusted.
+        guard (0...days.count).contains(written) else {
+            throw .protocolViolation("the answer to POST /v1/trainee/health/days says \(written) days were written, "
+                                     + "but the request held \(days.count); a server can write at most the days it is sent")
+        }
         return (.success, written)
     }
 

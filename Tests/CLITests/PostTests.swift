@@ -213,6 +213,21 @@ import Testing
         #expect(written == (try server.rows().count))
     }
 
+    /// The contract: `{"days": N}`, N the days written, which can never exceed the days sent.
+    @Test(arguments: [99999, 91, -1])
+    func aDaysCountOtherThanTheDaysSentExitsWithTheProtocolCode(_ claimed: Int) throws {
+        let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin", "--claim-days", String(claimed)])
+        let reportFile = server.folder.appendingPathComponent("report.json").path
+        let result = try Self.stepimport("apple '\(Self.export("half-year.zip"))' --post --api-url \(server.url) --tz Europe/Berlin --report '\(reportFile)'")
+        #expect(result.status == 76, "\(result.stderr)")
+        #expect(result.stderr.contains("says \(claimed) days were written, but the request held 90"), "\(result.stderr)")
+        #expect(try server.requestCount("POST /v1/trainee/health/days") == 1, "no further request after an answer against the contract")
+        let report = try Self.report(result, file: reportFile)
+        #expect(report["outcome"] as? String == "failed")
+        #expect(report["daysWritten"] as? Int == 0)
+        #expect((report["error"] as? String)?.contains("\(claimed) days were written") == true)
+    }
+
     @Test func dryRunShowsTheBatchesAndSendsNothing() throws {
         let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin"])
         let result = try Self.stepimport("apple '\(Self.export("two-years.zip"))' --post --dry-run --send-all --api-url \(server.url) --tz Europe/Berlin")
