@@ -44,17 +44,22 @@ let package = Package(
         .target(
             name: "Platform"
         ),
+        // Text from files and servers made fit to show: the one definition of a control character,
+        // the one escaping function, the one redaction of credentials. No dependencies.
+        .target(
+            name: "DisplayText"
+        ),
         // The core: days of health data and their rules (dates, offsets, zones, samples, duplicates,
         // day buckets, the highest-source rule, record problems). No C library.
         .target(
             name: "HealthDays",
-            dependencies: ["Platform"],
+            dependencies: ["DisplayText", "Platform"],
             swiftSettings: crossModule
         ),
         // Streaming text: the JSON and CSV tokenizers (push-style) and the one JSON string writer.
         .target(
             name: "StreamingText",
-            dependencies: ["HealthDays"],
+            dependencies: ["DisplayText", "HealthDays"],
             swiftSettings: crossModule
         ),
         // Input: byte streams (files, standard input, zip entries through libzip), temporary spools.
@@ -83,22 +88,22 @@ let package = Package(
         // redirects (a bearer token never travels to another host).
         .target(
             name: "HTTPClient",
-            dependencies: ["CCurlShim"]
+            dependencies: ["CCurlShim", "DisplayText"]
         ),
         // Posting day totals to the backend: checks, batches, retries, plan and report.
         .target(
             name: "BackendUpload",
-            dependencies: ["HealthDays", "StreamingText", "HTTPClient"]
+            dependencies: ["DisplayText", "HealthDays", "StreamingText", "HTTPClient"]
         ),
         // Many accounts at once: the manifest, shards, the journal, and the scheduler that runs each
         // account through the one importer and the one uploader.
         .target(
             name: "Batch",
-            dependencies: ["HealthDays", "StreamingText", "ExportParsers", "BackendUpload", "Platform"]
+            dependencies: ["DisplayText", "HealthDays", "StreamingText", "ExportParsers", "BackendUpload", "Platform"]
         ),
         .executableTarget(
             name: "stepimport",
-            dependencies: ["HealthDays", "StreamingText", "ExportParsers", "HTTPClient", "BackendUpload", "Batch",
+            dependencies: ["DisplayText", "HealthDays", "StreamingText", "ExportParsers", "HTTPClient", "BackendUpload", "Batch",
                            "CommandLineKit", "Platform"]
         ),
         // Deterministic generator of synthetic exports for samples, tests and benchmarks.
@@ -111,6 +116,10 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["HealthDays"],
             path: "Tests/TestSupport"
+        ),
+        .testTarget(
+            name: "DisplayTextTests",
+            dependencies: ["DisplayText"]
         ),
         .testTarget(
             name: "PlatformTests",

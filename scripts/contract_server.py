@@ -10,9 +10,9 @@ Usage:
     scripts/contract_server.py [--host 127.0.0.1] [--port 0] [--db PATH]
         [--token [NAME:]TOKEN=Area/City ...] [--today YYYY-MM-DD | --now INSTANT]
         [--seed-manual WHO:YYYY-MM-DD=STEPS ...]
-        [--fail-first N] [--fail-status 503] [--retry-after SECONDS]
+        [--fail-first N] [--fail-status 503] [--retry-after SECONDS] [--fail-body TEXT]
         [--drop-every K] [--drop-mode before|after] [--delay SECONDS]
-        [--fault-scope days|api] [--unauthorized]
+        [--fault-scope days|api] [--unauthorized] [--claim-days N]
         [--ready-file PATH] [--log PATH]
 
 Start and stop:
@@ -103,7 +103,15 @@ the whole request has been read:
     --fail-first N  if n <= N (and not dropped) answer --fail-status (default
                     503) {"error":"injected failure"} with "Retry-After:
                     --retry-after" when that is given; nothing stored.
+    --fail-body TEXT  the body of those answers instead, as given (UTF-8; JSON
+                    or not, control characters included), with every
+                    "{authorization}" replaced by the request's Authorization
+                    header as it came: a server that echoes the token and
+                    writes terminal escapes into its error messages.
     Then authentication, validation and the write, as above.
+    --claim-days N  a good POST /v1/trainee/health/days is stored as usual
+                    but answered 201 {"days": N} whatever was written (a
+                    server against the contract; N may be negative).
 Order of checks for a /v1 request: body size (413) -> delay -> drop ->
 fail-first -> path (404) -> method (405) -> token (401) -> Content-Type, JSON
 and validation (400) -> window -> write (201).
@@ -118,8 +126,9 @@ faulted or delayed; logged, but not counted in the state):
                          body optional) -> 200 {"ok": true}.
     GET/POST /_admin/config  read / change the faults and the clock at run
                          time: keys fail_first, fail_status, retry_after,
-                         drop_every, drop_mode, delay, fault_scope,
-                         unauthorized, today, now -> 200 current config.
+                         fail_body, drop_every, drop_mode, delay, fault_scope,
+                         unauthorized, claim_days, today, now -> 200 current
+                         config.
     --seed-manual WHO:YYYY-MM-DD=STEPS (WHO = trainee name or token) seeds a
     'manual' row at start-up.
 
@@ -133,8 +142,9 @@ so rows survive a restart; tests may open it read-only while the server runs.
 Logging: one line per request to --log (appended) or stderr:
     <utc time> <method> <path> <status|dropped> days=<N|-> auth=<missing|bearer|other> <ms>ms
 The Authorization header and token values are never stored, logged or
-returned; configured token strings are also redacted from recorded paths and
-bodies.
+returned (except by the fault --fail-body "{authorization}", which plays a
+server that does); configured token strings are also redacted from recorded
+paths and bodies.
 """
 
 from __future__ import annotations
@@ -371,18 +381,20 @@ def parse_token_spec(spec: str, position: int) -> Trainee:
 class Config:
     """Faults and clock; changed only under State.lock."""
 
-    FIELDS = ("fail_first", "fail_status", "retry_after", "drop_every", "drop_mode",
-              "delay", "fault_scope", "unauthorized", "today", "now")
+    FIELDS = ("fail_first", "fail_status", "retry_after", "fail_body", "drop_every", "drop_mode",
+              "delay", "fault_scope", "unauthorized", "claim_days", "today", "now")
 
     def __init__(self):
         self.fail_first = 0
         self.fail_status = 503
         self.retry_after: int | None = None
+        self.fail_body: str | None = None
         self.drop_every = 0
         self.drop_mode = "before"
         self.delay = 0.0
         self.fault_scope = "days"
         self.unauthorized = False
+        self.claim_days: int | None = None
         self.today: dt.date | None = None
         self.now: dt.datetime | None = None
 
@@ -391,11 +403,13 @@ class Config:
             "fail_first": self.fail_first,
             "fail_status": self.fail_status,
             "retry_after": self.retry_after,
+            "fail_body": self.fail_body,
             "drop_every": self.drop_every,
             "drop_mode": self.drop_mode,
             "delay": self.delay,
             "fault_scope": self.fault_scope,
             "unauthorized": self.unauthorized,
+            "claim_days": self.claim_days,
             "today": self.today.isoformat() if self.today else None,
             "now": self.now.isoformat() if self.now else None,
         }
@@ -415,6 +429,12 @@ class Config:
             elif key == "retry_after":
                 if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
                     raise ValueError("retry_after must be an integer >= 0 or null")
+            elif key == "fail_body":
+                if value is not None and not isinstance(value, str):
+                    raise ValueError("fail_body must be a string or null")
+            elif key == "claim_days":
+                if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                    raise ValueError("claim_days must be an integer or null")
             elif key == "drop_mode":
                 if value not in ("before", "after"):
                     raise ValueError('drop_mode must be "before" or "after"')
@@ -718,8 +738,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def _send_json(self, status: int, obj, extra_headers: dict | None = None) -> None:
         data = (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+        self._send_bytes(status, data, "application/json; charset=utf-8", extra_headers)
+
+    def _send_bytes(self, status: int, data: bytes, content_type: str, extra_headers: dict | None = None) -> None:
         self.send_response(status)
-        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
         for key, value in (extra_headers or {}).items():
             self.send_header(key, value)
@@ -880,6 +903,7 @@ class Handler(BaseHTTPRequestHandler):
             delay, scope = cfg.delay, cfg.fault_scope
             drop_every, drop_mode = cfg.drop_every, cfg.drop_mode
             fail_first, fail_status, retry_after = cfg.fail_first, cfg.fail_status, cfg.retry_after
+            fail_body, claim_days = cfg.fail_body, cfg.claim_days
             unauthorized = cfg.unauthorized
         if path.startswith("/v1/") and delay > 0:
             time.sleep(delay)
@@ -894,9 +918,16 @@ class Handler(BaseHTTPRequestHandler):
                 drop_after = True
             elif n <= fail_first:
                 headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
-                self._send_json(fail_status, {"error": "injected failure"}, headers)
+                if fail_body is None:
+                    self._send_json(fail_status, {"error": "injected failure"}, headers)
+                else:
+                    echoed = fail_body.replace("{authorization}", self.headers.get("Authorization") or "")
+                    self._send_bytes(fail_status, echoed.encode("utf-8", errors="surrogateescape"),
+                                     "application/json; charset=utf-8", headers)
                 return fail_status
         status, answer, headers = self._api_route(path, query, method, body, known, entry, unauthorized)
+        if status == 201 and path == DAYS_PATH and claim_days is not None:
+            answer = {"days": claim_days}
         if drop_after:  # processed (and committed, if it was a good write); the answer is lost
             self._reset_connection()
             raise Dropped()
@@ -1091,6 +1122,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fail-first", type=int, default=0, metavar="N", help="answer the first N requests in scope with --fail-status")
     p.add_argument("--fail-status", type=int, default=503, help="status for --fail-first (default 503)")
     p.add_argument("--retry-after", type=int, default=None, metavar="SECONDS", help="Retry-After header on injected failures")
+    p.add_argument("--fail-body", default=None, metavar="TEXT",
+                   help='body of injected failures; "{authorization}" is replaced by the request\'s Authorization header')
     p.add_argument("--drop-every", type=int, default=0, metavar="K", help="reset every Kth connection in scope")
     p.add_argument("--drop-mode", choices=("before", "after"), default="before",
                    help="drop before processing (default) or after committing")
@@ -1098,6 +1131,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fault-scope", choices=("days", "api"), default="days",
                    help="faults hit POST /days only (default) or every /v1 request")
     p.add_argument("--unauthorized", action="store_true", help="answer every /v1 request 401 (token revoked)")
+    p.add_argument("--claim-days", type=int, default=None, metavar="N",
+                   help='answer a good POST /days 201 {"days": N} whatever was written')
     p.add_argument("--ready-file", metavar="PATH", help="write the URL here once listening (atomically)")
     p.add_argument("--log", metavar="PATH", help="append one line per request here (default stderr)")
     return p
@@ -1147,6 +1182,7 @@ def setup(args) -> tuple[State, list[Trainee]]:
     config = Config()
     changes = {
         "fail_first": args.fail_first, "fail_status": args.fail_status, "retry_after": args.retry_after,
+        "fail_body": args.fail_body, "claim_days": args.claim_days,
         "drop_every": args.drop_every, "drop_mode": args.drop_mode, "delay": args.delay,
         "fault_scope": args.fault_scope, "unauthorized": args.unauthorized,
         "today": args.today, "now": args.now,

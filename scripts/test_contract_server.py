@@ -170,8 +170,9 @@ class ServerProcess:
         return resp.json
 
     def reset(self, **config) -> None:
-        defaults = {"fail_first": 0, "fail_status": 503, "retry_after": None, "drop_every": 0,
-                    "drop_mode": "before", "delay": 0, "fault_scope": "days", "unauthorized": False}
+        defaults = {"fail_first": 0, "fail_status": 503, "retry_after": None, "fail_body": None, "drop_every": 0,
+                    "drop_mode": "before", "delay": 0, "fault_scope": "days", "unauthorized": False,
+                    "claim_days": None}
         defaults.update(config)
         assert self.admin("/_admin/config", defaults).status == 200
         assert self.admin("/_admin/reset", {}).status == 200
@@ -918,7 +919,8 @@ class RouteTests(SharedServerCase):
         self.assertEqual(cfg["today"], "2026-03-10")
         for bad in ({"fail_first": -1}, {"fail_status": 200}, {"drop_mode": "sometimes"}, {"delay": "1"},
                     {"nonsense": 1}, {"today": "2026-02-30"}, {"now": "2026-03-10T00:00:00"},
-                    {"today": "2026-03-10", "now": "2026-03-10T00:00:00Z"}, {"unauthorized": 1}):
+                    {"today": "2026-03-10", "now": "2026-03-10T00:00:00Z"}, {"unauthorized": 1},
+                    {"fail_body": 3}, {"claim_days": "many"}, {"claim_days": True}):
             with self.subTest(bad=bad):
                 self.assertEqual(self.server.admin("/_admin/config", bad).status, 400)
         self.assertEqual(self.server.admin("/_admin/config").json, cfg, "a rejected change was half applied")
@@ -969,6 +971,28 @@ class FaultTests(unittest.TestCase):
         self.assertEqual(server.request("GET", SUMMARY, token="test-token").status, 503)
         self.assertEqual(server.post_days(self.one(0)).status, 201)
         self.assertEqual(server.state()["fault_seq"], 2)
+
+    def test_fail_body_echoes_the_authorization_header_as_it_came(self):
+        body = '{"error":"bad header {authorization}\x1b[31m\x07"}'
+        server = self.start("--fail-first", "2", "--fail-status", "401", "--fail-body", body)
+        resp = server.post_days(self.one(0))
+        self.assertEqual(resp.status, 401)
+        self.assertEqual(resp.body, b'{"error":"bad header Bearer test-token\x1b[31m\x07"}')
+        server.admin("/_admin/config", {"fail_body": "plain {authorization} text", "fail_status": 400})
+        resp = server.post_days(self.one(0))
+        self.assertEqual((resp.status, resp.body), (400, b"plain Bearer test-token text"))
+        self.assertEqual(server.db_all(), [])
+        self.assertNotIn("test-token", server.log_text())
+
+    def test_claim_days_answers_a_count_other_than_the_days_written(self):
+        server = self.start("--claim-days", "99999")
+        resp = server.post_days(self.one(0) + self.one(1))
+        self.assertEqual((resp.status, resp.json), (201, {"days": 99999}))
+        self.assertEqual(len(server.db_rows()), 2)  # stored as usual
+        self.assertEqual(server.post_days([{"date": "2026-03-10", "steps": -5}]).status, 400)  # errors unchanged
+        server.admin("/_admin/config", {"claim_days": -1})
+        self.assertEqual(server.post_days(self.one(2)).json, {"days": -1})
+        self.assertEqual(server.state()["recent"][-1]["days_written"], 1)
 
     def test_drop_every_third_before_processing(self):
         server = self.start("--drop-every", "3")

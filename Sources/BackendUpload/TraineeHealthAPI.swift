@@ -1,3 +1,4 @@
+import DisplayText
 import HealthDays
 import Foundation
 import HTTPClient
@@ -44,7 +45,13 @@ public final class TraineeHealthAPI: Sendable {
         guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
               let written = object["days"] as? Int
         else {
-            throw .protocolViolation("the answer to POST /v1/trainee/health/days (\(response.status)) has no \"days\" count: \(TraineeHealthAPI.excerpt(response.body))")
+            throw .protocolViolation("the answer to POST /v1/trainee/health/days (\(response.status)) has no \"days\" count: \(excerpt(response.body))")
+        }
+        // The contract: N = the days written, each a day that was sent. Fewer is the server's window
+        // (the uploader accounts for it); more, or a negative count, is an answer not to be trusted.
+        guard (0...days.count).contains(written) else {
+            throw .protocolViolation("the answer to POST /v1/trainee/health/days says \(written) days were written, "
+                                     + "but the request held \(days.count); a server can write at most the days it is sent")
         }
         return (.success, written)
     }
@@ -61,12 +68,12 @@ public final class TraineeHealthAPI: Sendable {
         guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
               let entries = object["days"] as? [[String: Any]]
         else {
-            throw .protocolViolation("the answer to GET /v1/trainee/health/summary has no \"days\" list: \(TraineeHealthAPI.excerpt(response.body))")
+            throw .protocolViolation("the answer to GET /v1/trainee/health/summary has no \"days\" list: \(excerpt(response.body))")
         }
         var days: [LocalDate: Int] = [:]
         for entry in entries {
             guard let text = entry["date"] as? String, let date = LocalDate(text) else {
-                throw .protocolViolation("the summary holds an entry without a YYYY-MM-DD date: \(entry)")
+                throw .protocolViolation("the summary holds an entry without a YYYY-MM-DD date: \(shown(String(describing: entry), limit: 200))")
             }
             // A day with no steps (null) has no value to protect.
             if let steps = entry["steps"] as? Int { days[date] = steps }
@@ -97,7 +104,7 @@ public final class TraineeHealthAPI: Sendable {
 
     /// nil for a 2xx answer; an outcome for one worth retrying; an error for the rest.
     private func classify(_ response: HTTPResponse) throws(UploadError) -> Outcome? {
-        let message = TraineeHealthAPI.serverMessage(response.body)
+        let message = serverMessage(response.body)
         switch response.status {
         case 200...299:
             return nil
@@ -115,19 +122,30 @@ public final class TraineeHealthAPI: Sendable {
         }
     }
 
-    /// The `error` or `message` of a JSON error body, or a short excerpt of the body.
-    static func serverMessage(_ body: [UInt8]) -> String {
+    /// The `error`, `message` or `detail` of a JSON error body, or a short excerpt of the body;
+    /// fit to show (`shown`).
+    func serverMessage(_ body: [UInt8]) -> String {
         if let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] {
             for key in ["error", "message", "detail"] {
-                if let text = object[key] as? String { return text }
+                if let text = object[key] as? String { return shown(text, limit: 300) }
             }
         }
         return excerpt(body)
     }
 
-    static func excerpt(_ body: [UInt8]) -> String {
-        let text = String(decoding: body.prefix(200), as: UTF8.self)
-            .unicodeScalars.map { $0.value < 0x20 ? " " : String($0) }.joined()
-        return body.count > 200 ? text + "..." : text
+    /// The start of a body, fit to show (`shown`): its line breaks and tabs, which are its layout
+    /// (an HTML error page), as spaces.
+    func excerpt(_ body: [UInt8]) -> String {
+        let text = String(decoding: body, as: UTF8.self).unicodeScalars
+            .map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 }
+        return shown(String(String.UnicodeScalarView(text)), limit: 200)
+    }
+
+    /// Text the server sent, fit for stderr and for a report: the token redacted wherever it
+    /// appears (a 400 or 401 may echo the Authorization header), then control characters escaped
+    /// (a raw ESC must not reach a terminal), cut at `limit` characters. Every text of the server's
+    /// that goes into an `UploadError` or a retry line passes here.
+    private func shown(_ text: String, limit: Int) -> String {
+        token.redacting(text).escapingControlCharacters(limit: limit)
     }
 }

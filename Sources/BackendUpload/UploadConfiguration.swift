@@ -1,3 +1,4 @@
+import DisplayText
 import Foundation
 import HTTPClient
 
@@ -48,6 +49,12 @@ public struct BearerToken: Sendable, Equatable, CustomStringConvertible, CustomD
 
     /// The `Authorization` header value.
     var headerValue: String { "Bearer \(value)" }
+
+    /// `text` with the token replaced by `[redacted]` wherever it appears (alone or as
+    /// `Bearer <token>`, compared case-sensitively): for text a server sent back.
+    func redacting(_ text: String) -> String {
+        text.redacting([headerValue, value])
+    }
 
     public var description: String { "<token>" }
     public var debugDescription: String { "<token>" }

@@ -1,3 +1,4 @@
+import DisplayText
 import HealthDays
 import Foundation
 
@@ -22,11 +23,12 @@ public struct BatchAccount: Equatable, Sendable {
         /// An environment variable, by name.
         case environment(String)
 
-        /// Names the place, never the value: `file /x/token` or `environment variable TOKEN_A`.
+        /// Names the place, never the value: `file /x/token` or `environment variable TOKEN_A`,
+        /// with control characters escaped (both come from the manifest).
         public var description: String {
             switch self {
-            case .file(let path): return "file \(path)"
-            case .environment(let name): return "environment variable \(name)"
+            case .file(let path): return "file \(path.escapingControlCharacters())"
+            case .environment(let name): return "environment variable \(name.escapingControlCharacters())"
             }
         }
     }
@@ -34,6 +36,7 @@ public struct BatchAccount: Equatable, Sendable {
     /// The 1-based line of the row in the manifest.
     public let line: Int
     /// The account's label, for reports, the journal and shard assignment; unique in the manifest.
+    /// Exactly as the manifest writes it: `shownLabel` is the one to print.
     public let account: String
     /// The export's path, resolved against the manifest's folder.
     public let file: String
@@ -57,6 +60,12 @@ public struct BatchAccount: Equatable, Sendable {
         self.zone = zone
         self.zoneName = zoneName ?? zone.identifier
     }
+
+    /// The label fit to show on a terminal or in a table: control characters escaped.
+    public var shownLabel: String { account.escapingControlCharacters() }
+
+    /// The export's path as the manifest gives it, fit to show: control characters escaped.
+    public var shownFile: String { relativeFile.escapingControlCharacters() }
 
     /// The zone as the aggregation stage takes it.
     public var zoneRule: ZoneRule { .zone(zone) }

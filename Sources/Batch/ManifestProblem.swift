@@ -1,3 +1,5 @@
+import DisplayText
+
 /// One thing wrong with a batch manifest: where (line and column name) and what.
 public struct ManifestProblem: Equatable, Sendable, CustomStringConvertible {
     /// The 1-based line of the row (1 is the header).
@@ -12,8 +14,9 @@ public struct ManifestProblem: Equatable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `line 4, kind: ...`, or `line 4: ...` for a whole row.
+    /// `line 4, kind: ...`, or `line 4: ...` for a whole row; the message quotes the manifest's
+    /// values, so its control characters are escaped.
     public var description: String {
-        "line \(line)\(column.map { ", \($0)" } ?? ""): \(message)"
+        "line \(line)\(column.map { ", \($0)" } ?? ""): \(message.escapingControlCharacters())"
     }
 }

@@ -7,4 +7,10 @@ enum ContentHead {
         if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
         return text.drop(while: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
     }
+
+    /// The first 16 bytes as text, for a message that quotes how a file starts; `ExportError`
+    /// escapes their control characters when it is put into words, as it does every quoted part.
+    static func start(_ head: [UInt8]) -> String {
+        String(decoding: head.prefix(16), as: UTF8.self)
+    }
 }

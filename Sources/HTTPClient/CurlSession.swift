@@ -1,4 +1,5 @@
 internal import CCurlShim
+import DisplayText
 
 /// One libcurl easy handle and the options every request gets: the security rules live here.
 ///

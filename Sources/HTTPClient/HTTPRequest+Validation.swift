@@ -1,3 +1,5 @@
+import DisplayText
+
 extension HTTPRequest {
     /// Headers the client controls: letting a caller set them could desynchronise the
     /// connection (length, framing) or send the request to another virtual host.
@@ -40,7 +42,7 @@ extension HTTPRequest {
         return lines
     }
 
-    /// The credentials in this request, longest first, for `redacting`.
+    /// The credentials in this request, for `redacting`.
     var secrets: [String] {
         var found: [String] = []
         for (name, value) in headers where Self.secretHeaderNames.contains(name.lowercased()) {
@@ -53,16 +55,12 @@ extension HTTPRequest {
                 if !credential.isEmpty { found.append(credential) }
             }
         }
-        return found.sorted { $0.utf8.count > $1.utf8.count }
+        return found
     }
 
     /// `text` with every credential of this request replaced by `[redacted]`.
     func redacting(_ text: String) -> String {
-        var result = text
-        for secret in secrets {
-            result = result.replacingEvery(secret, with: "[redacted]")
-        }
-        return result
+        text.redacting(secrets)
     }
 
     /// RFC 9110 `tchar`.

@@ -24,7 +24,8 @@ enum ExitStatus: Int32 {
     case unavailable = 69
     /// The server kept failing (429, 5xx, time-outs) until the attempts ran out: try again later.
     case temporaryFailure = 75
-    /// The server answered against the contract: a redirect, a bad body, fewer days written than sent.
+    /// The server answered against the contract: a redirect, a bad body, a `days` count other than the
+    /// days sent (fewer written, more than sent, negative).
     case protocolError = 76
     /// The server refused the token (401, 403).
     case authRefused = 77

@@ -134,6 +134,32 @@ import Testing
         }
     }
 
+    /// A server that echoes each account's Authorization header with terminal escapes in its 401s:
+    /// no token and no raw control character in the console, the table, the report or the journal.
+    @Test func serverTextIsRedactedAndEscapedInEveryOutputOfABatch() throws {
+        let batch = try Self.makeBatch(good: 4, broken: 0)
+        let server = try ContractServer(batch.serverArguments + ["--fail-first", "100", "--fail-status", "401",
+                                                                 "--fail-body", "refused {authorization}\u{1B}[2J\u{07} again"])
+        let report = batch.path("report.json")
+        let result = try Self.batch(batch, "--post --api-url \(server.url) --jobs 2 --report report.json")
+        #expect(result.status == 1, "\(result.stderr)")
+        try Self.assertTokensNeverShown(batch, [result], server, report: report)
+        let journal = try Data(contentsOf: URL(fileURLWithPath: batch.path("manifest.journal.jsonl")))
+        let outputs = [("stdout", result.stdout), ("stderr", Data(result.stderr.utf8)), ("journal", journal),
+                       ("report", try Data(contentsOf: URL(fileURLWithPath: report)))]
+        for (name, bytes) in outputs {
+            #expect(!bytes.contains(0x1B) && !bytes.contains(0x07), "raw control characters in the \(name)")
+        }
+        #expect(result.stderr.contains("refused [redacted]\\u{1b}[2J\\u{7} again"), "\(result.stderr)")
+        let accounts = try Self.reportAccounts(report)
+        #expect(accounts.count == 4)
+        for account in accounts.values {
+            let error = try #require(account["error"] as? String)
+            #expect(error.contains("refused [redacted]\\u{1b}[2J\\u{7} again"), "\(error)")
+            #expect(account["exitStatus"] as? Int == 77)
+        }
+    }
+
     @Test func killedMidRunAndRunAgainTheServerHoldsExactlyTheExpectedDays() throws {
         let batch = try Self.makeBatch()
         #expect(batch.accounts.count >= 50 + 6)

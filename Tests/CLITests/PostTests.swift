@@ -134,6 +134,50 @@ import Testing
         #expect(try server.requestCount("POST /v1/trainee/health/days") == 1)
     }
 
+    /// Error bodies of a careless server: the Authorization header echoed (`{authorization}`, which the
+    /// contract server fills in), terminal escapes in a JSON string and as raw bytes, and the token
+    /// alone in another case.
+    static let echoingBodies: [(status: Int, body: String)] = [
+        (400, #"{"error":"bad header Authorization: {authorization} \u001b[31m\u0007 token \#(token) \u001b]0;pwned\u0007"}"#),
+        (401, "not json: {authorization}\u{1B}[2J\u{07}\r\nWWW-Authenticate: x \u{9B}31m token \(token)"),
+    ]
+
+    /// No raw control character other than the line break on stderr or in a text.
+    static func hasRawControlCharacters(_ text: String) -> Bool {
+        text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) }
+    }
+
+    @Test(arguments: echoingBodies)
+    func serverTextIsShownWithTheTokenRedactedAndControlCharactersEscaped(_ answer: (status: Int, body: String)) throws {
+        let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin", "--fail-first", "10",
+                                         "--fail-status", String(answer.status), "--fail-body", answer.body])
+        let reportFile = server.folder.appendingPathComponent("report.json").path
+        let result = try Self.stepimport("apple '\(Self.export("half-year.zip"))' --post --api-url \(server.url) --tz Europe/Berlin --report '\(reportFile)'")
+        #expect(result.status == (answer.status == 400 ? 65 : 77), "\(result.stderr)")
+        #expect(try server.requestCount("POST /v1/trainee/health/days") == 1)
+        try Self.assertTokenNeverShown(result, server, report: reportFile)
+        #expect(!Self.hasRawControlCharacters(result.stderr), "\(result.stderr.debugDescription)")
+        #expect(result.stderr.contains("[redacted]"))
+        #expect(result.stderr.contains("\\u{1b}"))
+        let report = try Self.report(result, file: reportFile)
+        let error = try #require(report["error"] as? String)
+        #expect(!error.contains(Self.token))
+        #expect(error.contains("[redacted]"))
+        #expect(!Self.hasRawControlCharacters(error), "\(error.debugDescription)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: reportFile))
+        #expect(!bytes.contains(0x1B) && !bytes.contains(0x07))
+    }
+
+    @Test func retryLinesShowServerTextRedactedAndEscaped() throws {
+        let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin", "--fail-first", "10",
+                                         "--fail-body", #"{"error":"overloaded {authorization} \u001b[5m\u0007"}"#])
+        let result = try Self.stepimport("apple '\(Self.export("half-year.zip"))' --post --retries 1 --api-url \(server.url) --tz Europe/Berlin")
+        #expect(result.status == 75)
+        #expect(result.stderr.contains("HTTP 503: overloaded [redacted] \\u{1b}[5m\\u{7}; attempt 2 of 2"), "\(result.stderr)")
+        #expect(!Self.hasRawControlCharacters(result.stderr))
+        try Self.assertTokenNeverShown(result, server)
+    }
+
     @Test func retriesRunOutWithTheTemporaryFailureCode() throws {
         let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin", "--fail-first", "10"])
         let result = try Self.stepimport("apple '\(Self.export("half-year.zip"))' --post --retries 2 --api-url \(server.url) --tz Europe/Berlin")
@@ -167,6 +211,21 @@ import Testing
         let written = try #require(report["daysWritten"] as? Int)
         #expect(sent > written)
         #expect(written == (try server.rows().count))
+    }
+
+    /// The contract: `{"days": N}`, N the days written, which can never exceed the days sent.
+    @Test(arguments: [99999, 91, -1])
+    func aDaysCountOtherThanTheDaysSentExitsWithTheProtocolCode(_ claimed: Int) throws {
+        let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin", "--claim-days", String(claimed)])
+        let reportFile = server.folder.appendingPathComponent("report.json").path
+        let result = try Self.stepimport("apple '\(Self.export("half-year.zip"))' --post --api-url \(server.url) --tz Europe/Berlin --report '\(reportFile)'")
+        #expect(result.status == 76, "\(result.stderr)")
+        #expect(result.stderr.contains("says \(claimed) days were written, but the request held 90"), "\(result.stderr)")
+        #expect(try server.requestCount("POST /v1/trainee/health/days") == 1, "no further request after an answer against the contract")
+        let report = try Self.report(result, file: reportFile)
+        #expect(report["outcome"] as? String == "failed")
+        #expect(report["daysWritten"] as? Int == 0)
+        #expect((report["error"] as? String)?.contains("\(claimed) days were written") == true)
     }
 
     @Test func dryRunShowsTheBatchesAndSendsNothing() throws {

@@ -135,7 +135,7 @@ public enum AppleExportLocator {
             if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return "found JSON" }
             if first == UInt8(ascii: "<") { return "found XML without a <HealthData> element in its first \(headLength) bytes" }
         }
-        return "found neither a zip nor XML (the file starts with \"\(String(decoding: head.prefix(16), as: UTF8.self).replacingOccurrences(of: "\n", with: "\\n"))\")"
+        return "found neither a zip nor XML (the file starts with \"\(ContentHead.start(head))\")"
     }
 
     static func remedy(forHead head: [UInt8]) -> Remedy? {

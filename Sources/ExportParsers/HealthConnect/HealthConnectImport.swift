@@ -74,10 +74,8 @@ public enum HealthConnectImport {
             return .notAnExport(location, expected: .healthConnect, found: "found XML that is not an export",
                                 remedy: .useAcceptedFormat)
         default:
-            let start = String(decoding: head.prefix(16), as: UTF8.self).unicodeScalars
-                .map { $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{FFFD}" ? "." : String($0) }.joined()
             return .notAnExport(location, expected: .healthConnect,
-                                found: "its first bytes (\"\(start)\") are none of the accepted formats",
+                                found: "its first bytes (\"\(ContentHead.start(head))\") are none of the accepted formats",
                                 remedy: .useAcceptedFormat)
         }
     }

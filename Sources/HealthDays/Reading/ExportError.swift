@@ -1,3 +1,5 @@
+import DisplayText
+
 /// Names the place an input came from: a file, or an entry inside a zip (possibly nested).
 public struct InputLocation: Equatable, Sendable, CustomStringConvertible {
     /// The path as the user gave it (`-` for standard input).
@@ -15,9 +17,11 @@ public struct InputLocation: Equatable, Sendable, CustomStringConvertible {
         InputLocation(path: path, entries: entries + [entry])
     }
 
+    /// The path and the entries, with control characters escaped: a zip entry's name comes from
+    /// the file, and a path may come from a manifest or a folder listing.
     public var description: String {
         let name = path == "-" ? "<stdin>" : path
-        return ([name] + entries).joined(separator: ": ")
+        return ([name] + entries).joined(separator: ": ").escapingControlCharacters()
     }
 }
 
@@ -70,8 +74,16 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// What went wrong and where, without the remedy.
+    /// What went wrong and where, without the remedy. Every part that came from the input (a
+    /// value quoted in a problem, a zip entry, libxml2's or SQLite's words) has its control
+    /// characters escaped; the list of an `ambiguous` error keeps its own line breaks.
     public var description: String {
+        if case .ambiguous = self { return unescapedDescription }
+        return unescapedDescription.escapingControlCharacters()
+    }
+
+    /// The message as worded, before escaping; only `ambiguous` escapes its parts itself.
+    private var unescapedDescription: String {
         switch self {
         case .notFound(let path):
             return "\(path): no such file or directory"
@@ -81,7 +93,7 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(location): not \(expected): \(found)"
         case .ambiguous(let location, let expected, let candidates):
             return "\(location): holds \(candidates.count) \(expected.plural), read one at a time:\n"
-                + candidates.map { "  \($0)" }.joined(separator: "\n")
+                + candidates.map { "  \($0.escapingControlCharacters())" }.joined(separator: "\n")
         case .badArchive(let location, let reason):
             return "\(location): damaged zip archive: \(reason)"
         case .malformed(let location, let position, let problem):

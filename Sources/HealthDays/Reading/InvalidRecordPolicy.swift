@@ -10,6 +10,7 @@ public enum InvalidRecordPolicy: Sendable {
 public struct SkippedRecord: Equatable, Sendable {
     public let line: Int
     public let column: Int
+    /// The problem in words, fit to show: `SkippedRecords.add` escapes its control characters.
     public let problem: String
 
     public init(line: Int, column: Int, problem: String) {

@@ -1,3 +1,5 @@
+import DisplayText
+
 /// The records skipped under `InvalidRecordPolicy.skip`: how many, and the first few with their place.
 public struct SkippedRecords: Equatable, Sendable {
     /// How many skipped records are kept as examples, in every reader.
@@ -9,11 +11,12 @@ public struct SkippedRecords: Equatable, Sendable {
 
     public init() {}
 
-    /// Counts one skipped record; its problem is only put into words while examples are kept.
+    /// Counts one skipped record; its problem is only put into words while examples are kept, with
+    /// its control characters escaped (it quotes the record's values).
     public mutating func add(line: Int, column: Int, _ problem: @autoclosure () -> String) {
         count += 1
         if examples.count < SkippedRecords.maxExamples {
-            examples.append(SkippedRecord(line: line, column: column, problem: problem()))
+            examples.append(SkippedRecord(line: line, column: column, problem: problem().escapingControlCharacters()))
         }
     }
 

@@ -148,7 +148,7 @@ struct BatchCommand {
             diagnostics.write("stepimport: \(Plural.count(failed.count, "account")) failed:\n")
             for outcome in failed {
                 let error = (outcome.error ?? "").replacingOccurrences(of: "\n", with: "\n    ")
-                diagnostics.write("  \(outcome.account.account) (manifest line \(outcome.account.line), \(outcome.account.relativeFile)): \(error)\n")
+                diagnostics.write("  \(outcome.account.shownLabel) (manifest line \(outcome.account.line), \(outcome.account.shownFile)): \(error)\n")
             }
         }
         let unfinished = outcomes.filter { $0.status != .done && $0.status != .doneEarlier }.count

@@ -37,11 +37,11 @@ final class BatchConsole: BatchObserver, @unchecked Sendable {
         let time = String(format: "%.1f s", outcome.seconds)
         switch outcome.status {
         case .failed:
-            always("\(counter) \(account.account): failed: \(outcome.error ?? "unknown error")")
+            always("\(counter) \(account.shownLabel): failed: \(outcome.error ?? "unknown error")")
         case .interrupted:
-            always("\(account.account): interrupted; it is taken again on the next run")
+            always("\(account.shownLabel): interrupted; it is taken again on the next run")
         case .done:
-            note("\(counter) \(account.account): \(AccountSummary.line(outcome, options: options)) (\(time))")
+            note("\(counter) \(account.shownLabel): \(AccountSummary.line(outcome, options: options)) (\(time))")
         case .doneEarlier, .notRun:
             break
         }
@@ -81,12 +81,12 @@ final class BatchConsole: BatchObserver, @unchecked Sendable {
     /// A line about one account; left out with `--quiet`.
     func note(_ account: BatchAccount, _ message: String) {
         guard !quiet else { return }
-        write("stepimport: \(account.account): \(message)\n")
+        write("stepimport: \(account.shownLabel): \(message)\n")
     }
 
     /// A warning about one account; always shown.
     func warn(_ account: BatchAccount, _ message: String) {
-        write("stepimport: warning: \(account.account): \(message)\n")
+        write("stepimport: warning: \(account.shownLabel): \(message)\n")
     }
 
     /// A line about the batch; left out with `--quiet`.

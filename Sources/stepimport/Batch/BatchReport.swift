@@ -151,7 +151,7 @@ enum BatchTable {
                               rightAligned: [2, 5])
             for outcome in outcomes {
                 let ok = outcome.status == .done
-                table.add([outcome.account.account, outcome.kind ?? outcome.account.kind.rawValue,
+                table.add([outcome.account.shownLabel, outcome.kind ?? outcome.account.kind.rawValue,
                            ok ? String(outcome.daysParsed) : "-", outcome.firstDay?.description ?? "-",
                            outcome.lastDay?.description ?? "-", ok ? String(outcome.totalSteps) : "-", status(outcome)])
             }
@@ -160,20 +160,20 @@ enum BatchTable {
                               rightAligned: [1, 2, 3, 4, 5, 6])
             for outcome in outcomes {
                 let plan = outcome.plan
-                table.add([outcome.account.account, String(outcome.daysParsed), plan.map { String($0.write) } ?? "-",
+                table.add([outcome.account.shownLabel, String(outcome.daysParsed), plan.map { String($0.write) } ?? "-",
                            plan.map { String($0.overwrite) } ?? "-", plan.map { String($0.same) } ?? "-",
                            plan.map { String($0.keep) } ?? "-", String(outcome.daysNotSent), status(outcome)])
             }
         } else if let post, post.dryRun {
             table = TextTable(["Account", "Days", "To send", "Requests", "Not sent", "Status"], rightAligned: [1, 2, 3, 4])
             for outcome in outcomes {
-                table.add([outcome.account.account, String(outcome.daysParsed), String(outcome.daysToSend),
+                table.add([outcome.account.shownLabel, String(outcome.daysParsed), String(outcome.daysToSend),
                            String(outcome.requests), String(outcome.daysNotSent), status(outcome)])
             }
         } else {
             table = TextTable(["Account", "Parsed", "Sent", "Written", "Not sent", "Status"], rightAligned: [1, 2, 3, 4])
             for outcome in outcomes {
-                table.add([outcome.account.account, String(outcome.daysParsed), String(outcome.daysSent),
+                table.add([outcome.account.shownLabel, String(outcome.daysParsed), String(outcome.daysSent),
                            String(outcome.daysWritten), String(outcome.daysNotSent), status(outcome)])
             }
         }

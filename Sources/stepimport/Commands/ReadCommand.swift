@@ -80,7 +80,7 @@ struct ReadCommand {
         guard !options.quiet else { return }
         let rate = seconds > 0 ? ", \(ByteCount.format(Int64(Double(summary.bytesRead) / seconds)))/s" : ""
         let what = summary.locations.count == 1 ? "\(summary.locations[0])"
-            : "\(summary.locations.count) files from \(summary.locations.first.map { $0.path == "-" ? "<stdin>" : $0.path } ?? path)"
+            : "\(summary.locations.count) files from \(InputLocation(path: summary.locations.first?.path ?? path))"
         diagnostics.note("read \(what) (\(summary.format), \(ByteCount.format(summary.bytesRead)) in \(String(format: "%.2f", seconds)) s\(rate))")
         for note in summary.notes {
             diagnostics.note(note.words)

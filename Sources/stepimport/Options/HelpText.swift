@@ -132,7 +132,7 @@ enum HelpText {
         69  The server could not be reached (refused, dropped, timed out, TLS).
         75  The server kept failing (429, 5xx) until the retries ran out.
         76  The server answered against the contract (a redirect, a bad answer, or
-            fewer days written than sent).
+            a days count other than the days sent: fewer written, or more).
         77  The server refused the token (401, 403).
         78  Missing or unusable configuration (API URL, token, CA file); checked
             before any parsing.

@@ -1,4 +1,5 @@
 import BackendUpload
+import DisplayText
 import Foundation
 import HealthDays
 import StreamingText
@@ -106,14 +107,18 @@ public struct DayTotalsRenderer: Sendable {
         return right ? padding + text : text + padding
     }
 
-    /// Source names are opaque data: keep control characters out of a terminal.
+    /// Source names are opaque data from the file: control characters are shown escaped, never
+    /// sent to a terminal.
     private func printable(_ name: String) -> String {
-        String(String.UnicodeScalarView(name.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
+        name.escapingControlCharacters()
     }
 }
 
-/// A CSV field, quoted per RFC 4180 when it holds a comma, quote or line break.
+/// A CSV field, with control characters escaped as in the table (`\u{1b}`: CSV is text that ends up
+/// on terminals and in spreadsheets; `--format json` keeps a name's exact characters), then quoted
+/// per RFC 4180 when it holds a comma or a quote. A field therefore never holds a line break.
 func csvField(_ text: String) -> String {
-    guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-    return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    let shown = text.escapingControlCharacters()
+    guard shown.contains(where: { $0 == "," || $0 == "\"" }) else { return shown }
+    return "\"" + shown.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }

@@ -1,3 +1,4 @@
+import DisplayText
 import HealthDays
 
 extension ImportNote {
@@ -5,7 +6,8 @@ extension ImportNote {
     var words: String {
         switch self {
         case .fact(let text):
-            return text
+            // Facts may name what the file holds (the apps of a database): escaped like every such text.
+            return text.escapingControlCharacters()
         case .wallClockRecords(let location, let count):
             return "\(location): \(Plural.count(count, "step record")) in local wall time with no zone: dated as written, or read in the --tz zone"
         case .recordsWithoutOffset(let count):
