@@ -97,7 +97,7 @@ import TestSupport
         #expect(outcome.status == 65)
         #expect(outcome.stdout.isEmpty)
         #expect(outcome.stderr.contains("Health Connect.zip: health_connect_export.db: refused to copy it to a temporary file"))
-        #expect(outcome.stderr.contains("is more than 100 times its size (a zip bomb?)"))
+        #expect(outcome.stderr.contains("is more than 100 times its compressed size (a zip bomb?)"))
         #expect(outcome.stderr.contains("hint: if you trust it, unpack it yourself"))
         #expect(temporary.listing.isEmpty)
     }

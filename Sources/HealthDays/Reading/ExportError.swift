@@ -99,8 +99,8 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
             case .declaredSize(let declared):
                 return "\(location): refused to copy it to a temporary file: it inflates to more than the \(bytes(declared)) its zip declares (a damaged or hostile zip)"
             case .compressionRatio(let compressed, let ratio, let floor):
-                return "\(location): refused to copy it to a temporary file: \(bytes(size)) from \(bytes(compressed)) compressed "
-                    + "is more than \(ratio) times its size (a zip bomb?); the cap is \(ratio) times, or \(bytes(floor)) for any entry"
+                return "\(location): refused to copy it to a temporary file: \(bytes(size)) inflated from \(bytes(compressed)) "
+                    + "is more than \(ratio) times its compressed size (a zip bomb?); the cap is \(ratio) times, or \(bytes(floor)) for any entry"
             case .room(let folder, let available, let reserve):
                 return "\(location): no room for a temporary copy of \(bytes(size)) in \(folder): "
                     + "\(bytes(available)) free, of which \(bytes(reserve)) is kept free"
