@@ -5,11 +5,15 @@ public protocol ByteStream: AnyObject {
     var location: InputLocation { get }
     /// The total length when known in advance (for progress), else nil.
     var totalBytes: Int64? { get }
+    /// The compressed size of a zip entry (for the caps on temporary copies); nil for anything else.
+    var compressedBytes: Int64? { get }
     /// Reads up to `buffer.count` bytes; 0 means the end.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(ExportError) -> Int
 }
 
 extension ByteStream {
+    public var compressedBytes: Int64? { nil }
+
     /// Reads the first `length` bytes (fewer if the stream is shorter), for recognising a format
     /// by its content. The bytes are consumed: open the input again to read it from the start.
     package func readHead(_ length: Int) throws(ExportError) -> [UInt8] {

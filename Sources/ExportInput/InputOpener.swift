@@ -26,11 +26,13 @@ public enum InputOpener {
     /// How many zips inside zips are opened, at most.
     public static let maxNesting = 3
 
-    /// Opens `path` (`-` for standard input), reading `headLength` bytes of a plain file to tell a zip.
-    public static func open(path: String, headLength: Int) throws(ExportError) -> OpenedInput {
+    /// Opens `path` (`-` for standard input), reading `headLength` bytes of a plain file to tell a
+    /// zip; temporary copies (a zip on standard input, zips inside) keep to `limits`.
+    public static func open(path: String, headLength: Int,
+                            limits: TemporaryCopyLimits = .standard) throws(ExportError) -> OpenedInput {
         if path == "-" {
             return try open(FileStream(descriptor: 0, location: InputLocation(path: "-"), prefix: []),
-                            seekablePath: nil, headLength: headLength)
+                            seekablePath: nil, headLength: headLength, limits: limits)
         }
         let status: FileStatus
         do {
@@ -39,25 +41,27 @@ public enum InputOpener {
             throw FileStream.openError(path: path, error)
         }
         if status.kind == .directory {
-            return .container(try InputContainer(folder: path))
+            return .container(try InputContainer(folder: path, limits: limits))
         }
         // Pipes and process substitutions (`<(unzip -p ...)`) can be read only once, like stdin.
-        return try open(try FileStream(path: path), seekablePath: status.kind == .regular ? path : nil, headLength: headLength)
+        return try open(try FileStream(path: path), seekablePath: status.kind == .regular ? path : nil, headLength: headLength,
+                        limits: limits)
     }
 
     /// A zip's directory is at its end: a regular file is opened by libzip itself, anything else
     /// (standard input, a pipe) is first copied to a private temporary file.
-    private static func open(_ file: FileStream, seekablePath: String?, headLength: Int) throws(ExportError) -> OpenedInput {
+    private static func open(_ file: FileStream, seekablePath: String?, headLength: Int,
+                             limits: TemporaryCopyLimits) throws(ExportError) -> OpenedInput {
         let head = try file.readHead(headLength)
         guard isZip(head) else {
             file.putBack(head)
             return .stream(file, head: head, seekablePath: seekablePath)
         }
         if let seekablePath {
-            return .container(InputContainer(zip: try ZipArchive(path: seekablePath, location: file.location)))
+            return .container(InputContainer(zip: try ZipArchive(path: seekablePath, location: file.location), limits: limits))
         }
-        let spooled = try TemporarySpool.spool(file, prefix: head)
-        return .container(InputContainer(zip: try ZipArchive(file: spooled, location: file.location)))
+        let spooled = try TemporarySpool.spool(file, prefix: head, limits: limits)
+        return .container(InputContainer(zip: try ZipArchive(file: spooled, location: file.location), limits: limits))
     }
 
     /// Whether these first bytes are a zip's.
@@ -85,18 +89,22 @@ public struct InputContainer {
     public let allNames: [String]
     /// Whether this is a zip (a folder otherwise).
     public let isZip: Bool
+    /// The caps on temporary copies of its members.
+    public let limits: TemporaryCopyLimits
 
-    init(zip archive: ZipArchive) {
+    init(zip archive: ZipArchive, limits: TemporaryCopyLimits) {
         location = archive.location
         isZip = true
+        self.limits = limits
         allNames = archive.entries.map(\.name)
         members = archive.entries.filter { !$0.isDirectory && !InputOpener.isDecoy($0.name) && $0.size > 0 }.map { entry in
             InputMember(name: entry.name, size: entry.size, location: archive.location.entering(entry.name), path: nil,
-                        openStream: { () throws(ExportError) -> ByteStream in try archive.open(entry) })
+                        limits: limits, openStream: { () throws(ExportError) -> ByteStream in try archive.open(entry) })
         }
     }
 
-    init(folder path: String) throws(ExportError) {
+    init(folder path: String, limits: TemporaryCopyLimits) throws(ExportError) {
+        self.limits = limits
         // Resolve a link first: the enumerator does not descend into a starting folder that is one.
         let root = URL(fileURLWithPath: path, isDirectory: true).resolvingSymlinksInPath()
         guard let walker = FileManager.default.enumerator(
@@ -115,7 +123,7 @@ public struct InputContainer {
             let shown = path.hasSuffix("/") ? path + relative : path + "/" + relative
             let filePath = url.path
             found.append(InputMember(name: relative, size: Int64(values.fileSize ?? 0), location: InputLocation(path: shown),
-                                     path: filePath,
+                                     path: filePath, limits: limits,
                                      openStream: { () throws(ExportError) -> ByteStream in try FileStream(path: filePath, shownAs: shown) }))
         }
         found.sort { $0.name < $1.name }
@@ -136,6 +144,8 @@ public struct InputMember {
     public let location: InputLocation
     /// The file's own path when it can be opened directly (in a folder), nil in a zip.
     public let path: String?
+    /// The caps on temporary copies of it.
+    public let limits: TemporaryCopyLimits
     let openStream: () throws(ExportError) -> ByteStream
 
     /// Opens the member for reading from its start.
@@ -152,7 +162,7 @@ public struct InputMember {
     /// file (a zip is read from its end), which is unlinked at once.
     public func openZip() throws(ExportError) -> InputContainer {
         let inner = try open()
-        let spooled = try TemporarySpool.spool(inner)
-        return InputContainer(zip: try ZipArchive(file: spooled, location: inner.location))
+        let spooled = try TemporarySpool.spool(inner, limits: limits)
+        return InputContainer(zip: try ZipArchive(file: spooled, location: inner.location), limits: limits)
     }
 }

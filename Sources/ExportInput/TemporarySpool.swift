@@ -7,7 +7,8 @@ import Platform
 /// A zip's directory sits at its end, so a zip arriving on standard input (or nested inside
 /// another zip) cannot be read as a stream: it is spooled to a file with no name, unlinked as
 /// soon as it is created, so nothing is left behind even if the process is killed. A database
-/// goes to a named copy (SQLite opens files by name) through the same `copy`.
+/// goes to a named copy (SQLite opens files by name) through the same `copy`. Every copy keeps
+/// to `TemporaryCopyLimits`.
 package enum TemporarySpool {
     /// The folder for temporary files: `$TMPDIR`, else `/tmp`.
     package static var folder: String {
@@ -15,15 +16,16 @@ package enum TemporarySpool {
     }
 
     /// Writes `prefix` and then the rest of `stream` to a new unnamed file; returns it at offset 0.
-    package static func spool(_ stream: ByteStream, prefix: [UInt8] = []) throws(ExportError) -> SystemFile {
-        let directory = folder
+    package static func spool(_ stream: ByteStream, prefix: [UInt8] = [],
+                              limits: TemporaryCopyLimits = .standard) throws(ExportError) -> SystemFile {
+        let directory = limits.resolvedFolder
         let file: SystemFile
         do {
             file = try SystemFile.anonymous(in: directory, prefix: "stepimport-")
         } catch {
             throw ExportError.unreadable(stream.location, reason: "cannot create a temporary file in \(directory): \(error)")
         }
-        try copy(stream, prefix: prefix, into: file, location: stream.location, progress: nil)
+        try copy(stream, prefix: prefix, into: file, location: stream.location, limits: limits, progress: nil)
         do {
             try file.seek(to: 0)
         } catch {
@@ -32,10 +34,12 @@ package enum TemporarySpool {
         return file
     }
 
-    /// Writes `prefix` and the rest of `stream` to `file`; `progress` is called with the bytes
-    /// copied so far and the total when known.
+    /// Writes `prefix` and the rest of `stream` to `file` (in `limits`' folder), stopping with
+    /// `ExportError.copyRefused` when it passes a cap; `progress` is called with the bytes
+    /// copied so far and the total when known. The caller removes the file on an error.
     package static func copy(_ stream: ByteStream, prefix: [UInt8], into file: SystemFile, location: InputLocation,
-                             progress: ((Int64, Int64?) -> Void)?) throws(ExportError) {
+                             limits: TemporaryCopyLimits, progress: ((Int64, Int64?) -> Void)?) throws(ExportError) {
+        let budget = try CopyBudget(stream, prefixCount: prefix.count, folder: limits.resolvedFolder, limits: limits)
         func write(_ bytes: UnsafeRawBufferPointer) throws(ExportError) {
             do {
                 try file.writeAll(bytes)
@@ -51,6 +55,7 @@ package enum TemporarySpool {
         while true {
             let count = try stream.read(into: buffer)
             if count == 0 { break }
+            try budget.check(copied + Int64(count))
             try write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             copied += Int64(count)
             progress?(copied, stream.totalBytes.map { $0 + Int64(prefix.count) })

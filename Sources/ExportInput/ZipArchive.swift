@@ -14,6 +14,8 @@ public final class ZipArchive {
         public let name: String
         /// The uncompressed size.
         public let size: Int64
+        /// The compressed size, as the archive declares it.
+        public let compressedSize: Int64
         public var isDirectory: Bool { name.hasSuffix("/") }
     }
 
@@ -51,7 +53,8 @@ public final class ZipArchive {
             var info = zip_stat_t()
             zip_stat_init(&info)
             guard zip_stat_index(archive, index, 0, &info) == 0, let name = info.name else { continue }
-            entries.append(Entry(index: index, name: String(cString: name), size: Int64(info.size)))
+            entries.append(Entry(index: index, name: String(cString: name), size: Int64(clamping: info.size),
+                                 compressedSize: Int64(clamping: info.comp_size)))
         }
     }
 
@@ -89,6 +92,7 @@ public final class ZipArchive {
 public final class ZipEntryStream: ByteStream {
     public let location: InputLocation
     public let totalBytes: Int64?
+    public let compressedBytes: Int64?
     private let archive: ZipArchive
     private let file: OpaquePointer
 
@@ -97,6 +101,7 @@ public final class ZipEntryStream: ByteStream {
         self.file = file
         self.location = archive.location.entering(entry.name)
         self.totalBytes = entry.size
+        self.compressedBytes = entry.compressedSize
     }
 
     deinit {

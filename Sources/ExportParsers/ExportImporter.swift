@@ -51,23 +51,34 @@ public struct ExportImporter {
     /// Which reader will read the input.
     public let kind: ExportKind
     private let located: Located
+    /// The caps on temporary copies.
+    private let limits: TemporaryCopyLimits
 
-    /// Opens `path` (a file, `-`, a folder, a zip) and finds what the chosen reader reads in it.
-    public static func open(path: String, as choice: ExportChoice) throws(ExportError) -> ExportImporter {
+    private init(kind: ExportKind, located: Located, limits: TemporaryCopyLimits) {
+        self.kind = kind
+        self.located = located
+        self.limits = limits
+    }
+
+    /// Opens `path` (a file, `-`, a folder, a zip) and finds what the chosen reader reads in it;
+    /// every temporary copy (a zip on standard input or inside a zip, a database) keeps to `limits`.
+    public static func open(path: String, as choice: ExportChoice,
+                            limits: TemporaryCopyLimits = .standard) throws(ExportError) -> ExportImporter {
         switch choice {
         case .apple:
-            return ExportImporter(kind: .appleHealth, located: .apple(try AppleExportLocator.open(path: path)))
+            return ExportImporter(kind: .appleHealth, located: .apple(try AppleExportLocator.open(path: path, limits: limits)),
+                                  limits: limits)
         case .healthConnect(let forced):
-            let input = try InputOpener.open(path: path, headLength: HealthConnectImport.headLength)
-            return ExportImporter(kind: .healthConnect, located: .healthConnect(input, forced))
+            let input = try InputOpener.open(path: path, headLength: HealthConnectImport.headLength, limits: limits)
+            return ExportImporter(kind: .healthConnect, located: .healthConnect(input, forced), limits: limits)
         case .auto:
             // Opened once: the Apple locator only looks at heads, so Health Connect reads the same input.
-            let input = try InputOpener.open(path: path, headLength: HealthConnectImport.headLength)
+            let input = try InputOpener.open(path: path, headLength: HealthConnectImport.headLength, limits: limits)
             do {
-                return ExportImporter(kind: .appleHealth, located: .apple(try AppleExportLocator.open(input)))
+                return ExportImporter(kind: .appleHealth, located: .apple(try AppleExportLocator.open(input)), limits: limits)
             } catch {
                 guard case .notAnExport = error else { throw error }
-                return ExportImporter(kind: .healthConnect, located: .healthConnect(input, nil))
+                return ExportImporter(kind: .healthConnect, located: .healthConnect(input, nil), limits: limits)
             }
         }
     }
@@ -79,7 +90,8 @@ public struct ExportImporter {
             return ImportResult(kind: kind, summary: try AppleHealthImport.read(stream, into: sink, options: options).importSummary)
         case .healthConnect(let input, let forced):
             return ImportResult(kind: kind,
-                                summary: try HealthConnectImport.read(input, into: sink, format: forced, options: options))
+                                summary: try HealthConnectImport.read(input, into: sink, format: forced, options: options,
+                                                                      limits: limits))
         }
     }
 }

@@ -39,4 +39,15 @@ public struct FileStatus: Sendable, Equatable {
         guard stat(path, &info) == 0 else { throw SystemError.last }
         return FileStatus(info)
     }
+
+    /// The room on the file system that holds `folder` (`statvfs(3)`): bytes an unprivileged
+    /// process may still write, and the file system's size.
+    public static func room(inFolder folder: String) throws(SystemError) -> (available: Int64, total: Int64) {
+        var info = statvfs()
+        guard statvfs(folder, &info) == 0 else { throw SystemError.last }
+        let unit = Int64(info.f_frsize)
+        let (available, overflowA) = Int64(clamping: info.f_bavail).multipliedReportingOverflow(by: unit)
+        let (total, overflowT) = Int64(clamping: info.f_blocks).multipliedReportingOverflow(by: unit)
+        return (overflowA ? .max : available, overflowT ? .max : total)
+    }
 }

@@ -8,7 +8,8 @@ public let interruptRequested = Atomic<Bool>(false)
 nonisolated(unsafe) private var interruptMessage: StaticString = "\n"
 
 /// Ctrl-C: the first one asks to stop at the next safe point (and writes a message to standard
-/// error), the second ends the process at once with status 130.
+/// error), the second removes the temporary files (`TemporaryCleanup`) and ends the process at
+/// once with status 130.
 public enum InterruptSignal {
     /// Installs the handler, which writes `message` to standard error on the first Ctrl-C.
     public static func install(message: StaticString) {
@@ -20,7 +21,8 @@ public enum InterruptSignal {
         sigprocmask(SIG_UNBLOCK, &mask, nil)
         signal(SIGINT) { _ in
             if interruptRequested.exchange(true, ordering: .relaxed) {
-                // A second Ctrl-C: stop now.
+                // A second Ctrl-C: stop now, leaving no temporary file behind.
+                TemporaryCleanup.removeAll()
                 _exit(130)
             }
             // Only async-signal-safe calls here: write(2) of a static string.

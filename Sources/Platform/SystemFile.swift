@@ -81,13 +81,21 @@ public final class SystemFile {
         return (SystemFile(descriptor: descriptor), path)
     }
 
-    /// A file with no name in `folder`: created and unlinked at once, so nothing is left behind
-    /// even if the process is killed.
+    /// A file with no name in `folder`, so nothing is left behind even if the process is killed:
+    /// made nameless by `O_TMPFILE` where the file system supports it, else created and unlinked
+    /// at once.
     public static func anonymous(in folder: String, prefix: String) throws(SystemError) -> SystemFile {
+        let nameless = Glibc.open(folder, SystemFile.openTemporaryFile | O_RDWR | O_CLOEXEC, mode_t(0o600))
+        if nameless >= 0 { return SystemFile(descriptor: nameless) }
+        // Older kernels and some file systems refuse O_TMPFILE (EOPNOTSUPP, EISDIR, EINVAL); any
+        // other failure (no such folder, no permission) is the same for mkstemp.
         let (file, path) = try createTemporary(in: folder, prefix: prefix)
         unlinkName(path)
         return file
     }
+
+    /// Linux's `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY`), which Glibc's module does not export.
+    static let openTemporaryFile: Int32 = 0o20000000 | O_DIRECTORY
 
     /// Removes a name from the file system, ignoring failure (a temporary file's name).
     public static func unlinkName(_ path: String) {

@@ -31,8 +31,12 @@ enum ExitStatus: Int32 {
     case authRefused = 77
     /// The API URL, token or CA file is missing or unusable.
     case configuration = 78
-    /// Interrupted by Ctrl-C between requests.
+    /// Interrupted by Ctrl-C: between requests, or at once while reading (SIGINT, 128 + 2).
     case interrupted = 130
+    /// Ended by SIGHUP (128 + 1), its temporary files removed.
+    case hungUp = 129
+    /// Ended by SIGTERM (128 + 15), its temporary files removed.
+    case terminated = 143
 
     init(for error: CommandError) {
         switch error {
@@ -77,6 +81,9 @@ enum ExitStatus: Int32 {
         case .notFound: self = .noInput
         case .unreadable: self = .ioError
         case .notAnExport, .ambiguous, .badArchive, .malformed, .invalidRecord: self = .dataError
+        // A zip bomb is bad data; no room in the temporary folder is the machine's problem.
+        case .copyRefused(_, _, .room): self = .ioError
+        case .copyRefused: self = .dataError
         }
     }
 }

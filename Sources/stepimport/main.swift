@@ -6,6 +6,16 @@ import Platform
 
 /// Parses the command line, runs the subcommand and maps its outcome to an exit status.
 func run() -> ExitStatus {
+    // A signal never leaves a temporary copy behind (a database copied out of a zip has a name).
+    // `--post` and `batch` later take over Ctrl-C to stop at a safe point; a second one exits 130.
+    TemporaryCleanup.install([
+        .init(signal: SIGINT, status: ExitStatus.interrupted.rawValue,
+              message: "\nstepimport: interrupted (SIGINT); temporary files removed\n"),
+        .init(signal: SIGTERM, status: ExitStatus.terminated.rawValue,
+              message: "\nstepimport: terminated (SIGTERM); temporary files removed\n"),
+        .init(signal: SIGHUP, status: ExitStatus.hungUp.rawValue,
+              message: "\nstepimport: hung up (SIGHUP); temporary files removed\n"),
+    ])
     let diagnostics = Diagnostics.current()
     let invocation: Invocation
     do {

@@ -622,3 +622,160 @@ private struct TestFailure: Error, CustomStringConvertible {
         #expect(days.map(\.source) == expected.keys.sorted().map { expected[$0]!.source })
     }
 }
+
+// MARK: - A write-ahead log beside the database (issue 11)
+
+/// What a folder holds: each name with its size and modification time, to prove nothing changed.
+private func snapshot(_ folder: String) throws -> [String: String] {
+    var result: [String: String] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+        var info = stat()
+        guard stat(folder + "/" + name, &info) == 0 else { continue }
+        result[name] = "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+    }
+    return result
+}
+
+/// Day totals (`date=steps`, each row on its own offset's day) as SQLite itself sees `path`,
+/// read from a throwaway copy of the database and its log, so that the input stays as it is.
+private func daysAsSQLiteSees(_ path: String, scratch: ScratchFolder) throws -> [String] {
+    let copy = scratch.file("sqlite-view.db")
+    for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
+        try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
+    }
+    var handle: OpaquePointer?
+    guard sqlite3_open_v2(copy, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else { throw TestFailure("cannot open the copy") }
+    defer { sqlite3_close(handle) }
+    var statement: OpaquePointer?
+    let sql = "SELECT date(start_time / 1000 + start_zone_offset, 'unixepoch') AS day, sum(count) FROM steps_record_table GROUP BY day ORDER BY day"
+    guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else { throw TestFailure("cannot query the copy") }
+    defer { sqlite3_finalize(statement) }
+    var days: [String] = []
+    while sqlite3_step(statement) == SQLITE_ROW {
+        days.append("\(String(cString: sqlite3_column_text(statement, 0)))=\(sqlite3_column_int64(statement, 1))")
+    }
+    return days
+}
+
+/// Reads `path` with the Health Connect reader into day totals (each sample on its own offset).
+private func daysAsRead(_ path: String, temporary: String) throws -> (days: [String], summary: ImportSummary) {
+    let aggregator = DayAggregator(rule: .recordedOffset)
+    let summary = try HealthConnectImport.read(path: path, into: aggregator, limits: TemporaryCopyLimits(folder: temporary))
+    try aggregator.finish()
+    return (aggregator.dayTotals().pairs, summary)
+}
+
+@Suite struct HealthConnectWriteAheadLogTests {
+    /// A WAL-mode database whose first day is in the database and the five after it only in the
+    /// log: written through SQLite, and copied with its log while the writer still holds it open
+    /// (closing it would fold the log into the database).
+    private func writeDatabaseWithLog(in folder: ScratchFolder) throws -> String {
+        let writing = ScratchFolder()
+        let source = writing.file("health_connect_export.db")
+        var builder = DatabaseBuilder()
+        builder.journalMode = "WAL"
+        try builder.write([.init(utcMs(2024, 3, 1, 9), utcMs(2024, 3, 1, 10), offset: 3600, count: "500", app: 1)], to: source)
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(source, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else { throw TestFailure("cannot reopen") }
+        defer { sqlite3_close(handle) }
+        var sql = "PRAGMA wal_autocheckpoint = 0; BEGIN;"
+        for day in 1...5 {
+            for (hour, count) in [(8, 4000 + day), (12, 3000 + day)] {
+                let app = 1
+                let start = utcMs(2024, 3, 1 + day, hour)
+                sql += """
+                    INSERT INTO steps_record_table (uuid, app_info_id, start_time, start_zone_offset, end_time, end_zone_offset, count)
+                    VALUES (randomblob(16), \(app), \(start), 3600, \(start + 1_800_000), 3600, \(count));
+                    """
+            }
+        }
+        sql += "COMMIT;"
+        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw TestFailure("cannot write the log") }
+        let path = folder.file("health_connect_export.db")
+        try FileManager.default.copyItem(atPath: source, toPath: path)
+        try FileManager.default.copyItem(atPath: source + "-wal", toPath: path + "-wal")
+        return path
+    }
+
+    @Test func aLogBesideTheDatabaseIsAppliedToAPrivateCopyAndNothingBesideItChanges() throws {
+        let input = ScratchFolder()
+        let path = try writeDatabaseWithLog(in: input)
+        let temporary = ScratchFolder()
+        let before = try snapshot(input.path)
+        #expect(before.keys.sorted() == ["health_connect_export.db", "health_connect_export.db-wal"])
+        let expected = try daysAsSQLiteSees(path, scratch: ScratchFolder())
+        #expect(expected.count == 6)
+
+        let (days, summary) = try daysAsRead(path, temporary: temporary.path)
+        #expect(days == expected)
+        #expect(summary.notes.contains { $0.factText?.contains("write-ahead log beside it (health_connect_export.db-wal") == true })
+        #expect(try snapshot(input.path) == before)
+        #expect(temporary.listing.isEmpty)
+    }
+
+    @Test func whileOpenTheCopyLivesInAPrivateFolderThatGoesWithTheConnection() throws {
+        let input = ScratchFolder()
+        let path = try writeDatabaseWithLog(in: input)
+        let temporary = ScratchFolder()
+        var database: HealthConnectDatabase? = try HealthConnectDatabase(
+            path: path, location: InputLocation(path: path), limits: TemporaryCopyLimits(folder: temporary.path))
+        #expect(database?.journal?.kind == .writeAheadLog)
+        let copies = temporary.listing
+        #expect(copies.count == 1 && copies[0].hasPrefix("stepimport-hc-"))
+        #expect((try FileManager.default.attributesOfItem(atPath: temporary.file(copies[0]))[.posixPermissions] as? Int) == 0o700)
+        #expect(try database?.read(into: SampleCollector()).samples == 11)
+        database = nil
+        #expect(temporary.listing.isEmpty)
+    }
+
+    @Test func withoutALogTheDatabaseIsStillReadWhereItIs() throws {
+        let input = ScratchFolder()
+        let path = try writeDatabaseWithLog(in: input)
+        try FileManager.default.removeItem(atPath: path + "-wal")
+        FileManager.default.createFile(atPath: path + "-wal", contents: Data()) // an empty log is no log
+        let temporary = ScratchFolder()
+        let database = try HealthConnectDatabase(path: path, location: InputLocation(path: path),
+                                                 limits: TemporaryCopyLimits(folder: temporary.path))
+        #expect(database.journal == nil)
+        #expect(temporary.listing.isEmpty)
+        #expect(try database.read(into: SampleCollector()).samples == 1)
+    }
+
+    @Test func aLogBesideTheDatabaseInAZipIsAppliedToo() throws {
+        let input = ScratchFolder()
+        let path = try writeDatabaseWithLog(in: input)
+        let expected = try daysAsSQLiteSees(path, scratch: ScratchFolder())
+        let zip = input.file("Health Connect.zip")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+                z.write(sys.argv[2], "health_connect_export.db")
+                z.write(sys.argv[2] + "-wal", "health_connect_export.db-wal")
+            """, zip, path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let temporary = ScratchFolder()
+        let (days, summary) = try daysAsRead(zip, temporary: temporary.path)
+        #expect(days == expected)
+        #expect(summary.notes.contains { $0.factText?.contains("write-ahead log") == true })
+        #expect(temporary.listing.isEmpty)
+    }
+
+    /// The hand-made hostile pair: 1 day read today, 6 in `sqlite3`. The fixture folder is
+    /// read-only, so reading it in place also proves nothing is written beside it.
+    @Test(.needsSharedFixtures) func theHostileFixturePairReadsAsSQLiteSeesIt() throws {
+        let path = TestPaths.sharedFixtures.appendingPathComponent("hostile/wal-mode.db").path
+        let folder = (path as NSString).deletingLastPathComponent
+        let before = try snapshot(folder)
+        let expected = try daysAsSQLiteSees(path, scratch: ScratchFolder())
+        #expect(expected.count == 6)
+        let temporary = ScratchFolder()
+        let (days, _) = try daysAsRead(path, temporary: temporary.path)
+        #expect(days == expected)
+        #expect(try snapshot(folder) == before)
+        #expect(temporary.listing.isEmpty)
+    }
+}

@@ -13,9 +13,9 @@ public enum AppleExportLocator {
     /// How many bytes of a candidate are read to recognise it.
     static let headLength = 1024
 
-    /// Opens the export's main XML for reading.
-    public static func open(path: String) throws(ExportError) -> ByteStream {
-        try open(InputOpener.open(path: path, headLength: headLength))
+    /// Opens the export's main XML for reading; temporary copies (zips inside) keep to `limits`.
+    public static func open(path: String, limits: TemporaryCopyLimits = .standard) throws(ExportError) -> ByteStream {
+        try open(InputOpener.open(path: path, headLength: headLength, limits: limits))
     }
 
     /// Finds the export's main XML in an opened input.

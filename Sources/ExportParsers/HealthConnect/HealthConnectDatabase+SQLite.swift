@@ -108,13 +108,15 @@ extension HealthConnectDatabase {
         }
     }
 
-    /// A read-only, immutable `file:` URI for `path`.
+    /// A read-only, immutable `file:` URI for `path` (read-write, for a private copy whose
+    /// journal SQLite must apply, when `immutable` is false).
     ///
     /// `immutable=1` tells SQLite the file cannot change: it takes no locks and never creates
     /// `-journal`, `-wal` or `-shm` files beside the input (which may be on a read-only medium,
-    /// or a user's only copy). Every byte outside the unreserved set is percent-encoded, so `?`,
-    /// `#` and `%` in a name stay part of the path.
-    static func uri(forPath path: String) -> String {
+    /// or a user's only copy); it also ignores a `-wal` beside it, which is why a database with
+    /// one is read through a private copy. Every byte outside the unreserved set is
+    /// percent-encoded, so `?`, `#` and `%` in a name stay part of the path.
+    static func uri(forPath path: String, immutable: Bool = true) -> String {
         // An absolute path gets an empty authority, so a path that starts with `//` stays a path.
         var uri = Array((path.hasPrefix("/") ? "file://" : "file:").utf8)
         let hex = Array("0123456789ABCDEF".utf8)
@@ -130,7 +132,7 @@ extension HealthConnectDatabase {
                 uri.append(hex[Int(byte & 0xF)])
             }
         }
-        uri.append(contentsOf: Array("?mode=ro&immutable=1".utf8))
+        uri.append(contentsOf: Array((immutable ? "?mode=ro&immutable=1" : "?mode=rw").utf8))
         return String(decoding: uri, as: UTF8.self)
     }
 }

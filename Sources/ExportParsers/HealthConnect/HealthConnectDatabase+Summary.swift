@@ -23,6 +23,11 @@ extension HealthConnectDatabase {
             summary.notes.append(.fact("Health Connect's own priority for activity: " + priority.joined(separator: " > ")
                 + "; its app shows the top app's steps in each moment, stepimport the highest single app per day"))
         }
+        if let journal {
+            let what = journal.kind == .writeAheadLog ? "the write-ahead log" : "the rollback journal"
+            summary.notes.append(.fact("\(what) beside it (\(journal.name), \(journal.byteSize) bytes) was applied, "
+                + "to a private copy of both: nothing was written beside the input"))
+        }
         if statistics.rowsWithoutOffset > 0 {
             summary.notes.append(.recordsWithoutOffset(count: statistics.rowsWithoutOffset))
         }

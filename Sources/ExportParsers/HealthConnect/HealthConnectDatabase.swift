@@ -7,9 +7,10 @@ import ExportInput
 /// Health Connect's own export database (`health_connect_export.db`, from Settings > Health
 /// Connect > Backup and restore), opened read-only, checked, and read for its step records.
 ///
-/// SQLite needs random access to a named file: a plain file is opened where it is; a zip entry
-/// or standard input goes through `init(copying:)`, which copies it to a temporary file. Nothing
-/// is ever written beside the input: no journal, WAL or lock files.
+/// SQLite needs random access to a named file: a plain file is opened where it is (`immutable`);
+/// a zip entry or standard input goes through `init(copying:)`, which copies it to a temporary
+/// file; a database with a `-wal` or `-journal` beside it is copied with it to a private folder,
+/// where SQLite applies it. Nothing is ever written beside the input: no journal, WAL or lock files.
 public final class HealthConnectDatabase {
     /// The `PRAGMA user_version` values of Health Connect releases this reader knows.
     public static let knownSchemaVersions: ClosedRange<Int> = 9...23
@@ -23,6 +24,10 @@ public final class HealthConnectDatabase {
     let connection: OpaquePointer
     /// Whether `health_data_category_priority_table` exists with the columns read from it.
     private let hasPriorityTable: Bool
+    /// The journal applied (on a private copy), when one lay beside the database.
+    public let journal: Journal?
+    /// The private copy read with its journal, removed after the connection is closed.
+    private let privateCopy: PrivateFolder?
 
     /// The source of rows whose app is missing or not in `application_info_table`.
     static let unknownSource = "(unknown)"
@@ -35,21 +40,31 @@ public final class HealthConnectDatabase {
     /// A descriptor's path (`/proc/self/fd/N`, `/dev/fd/N`) is read through a temporary copy,
     /// because SQLite cannot open an unlinked file by it (see `init(copying:)`, which saves the
     /// extra copy when the data comes from a stream anyway).
-    public convenience init(path: String, location: InputLocation) throws(ExportError) {
+    public convenience init(path: String, location: InputLocation,
+                            limits: TemporaryCopyLimits = .standard) throws(ExportError) {
         if HealthConnectDatabase.isDescriptorPath(path) {
-            try self.init(copying: try FileStream(path: path, shownAs: location.description), location: location)
+            try self.init(copying: try FileStream(path: path, shownAs: location.description), location: location, limits: limits)
+        } else if let journal = HealthConnectDatabase.journalBeside(path) {
+            let shown = location.description + journal.kind.rawValue
+            try self.init(copying: try FileStream(path: path, shownAs: location.description), prefix: [],
+                          journal: (journal.kind, try FileStream(path: journal.path, shownAs: shown),
+                                    String(journal.path.split(separator: "/").last ?? Substring(journal.path))),
+                          location: location, limits: limits, progress: nil)
         } else {
             try self.init(opening: path, location: location)
         }
     }
 
-    /// Opens and checks the database file at `path` itself.
-    init(opening path: String, location: InputLocation) throws(ExportError) {
+    /// Opens and checks the database file at `path` itself: `immutable` and read-only, or, for a
+    /// private copy with its `journal` beside it, read-write so that SQLite applies the journal.
+    init(opening path: String, location: InputLocation, privateCopy: PrivateFolder? = nil,
+         journal: Journal? = nil) throws(ExportError) {
         try HealthConnectDatabase.checkFile(path: path, location: location)
         byteSize = (try? FileStatus.of(path: path).size) ?? 0
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
-        let status = sqlite3_open_v2(HealthConnectDatabase.uri(forPath: path), &handle, flags, nil)
+        let applies = privateCopy != nil && journal != nil
+        let flags = (applies ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(HealthConnectDatabase.uri(forPath: path, immutable: !applies), &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
             let error = HealthConnectDatabase.failure(status, on: handle, location: location, while: "opening the database")
             sqlite3_close_v2(handle)
@@ -65,10 +80,13 @@ public final class HealthConnectDatabase {
         }
         self.location = location
         connection = handle
+        self.journal = applies ? journal : nil
+        self.privateCopy = privateCopy
     }
 
     deinit {
         sqlite3_close_v2(connection)
+        privateCopy?.remove()
     }
 
     // MARK: - Reading

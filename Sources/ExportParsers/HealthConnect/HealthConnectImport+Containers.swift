@@ -29,7 +29,7 @@ extension HealthConnectImport.Reader {
             throw ExportError.ambiguous(container.location, expected: .healthConnect, candidates: databases.map(\.name))
         }
         if let database = databases.first {
-            try readDatabaseMember(database)
+            try readDatabaseMember(database, in: container)
             return
         }
         if !texts.isEmpty {
@@ -65,13 +65,23 @@ extension HealthConnectImport.Reader {
                                       remedy: .useAcceptedFormat)
     }
 
-    mutating func readDatabaseMember(_ member: InputMember) throws(ExportError) {
+    /// Reads a database member; in a zip, a `-wal` or `-journal` entry beside it is copied with it
+    /// and applied (a folder's database finds its journal on the disk).
+    mutating func readDatabaseMember(_ member: InputMember, in container: InputContainer) throws(ExportError) {
         if let path = member.path {
-            try readDatabase(try HealthConnectDatabase(path: path, location: member.location))
-        } else {
-            // SQLite needs a file: a private copy, removed as soon as SQLite holds it open.
-            try readDatabase(try HealthConnectDatabase(copying: try member.open(), location: member.location))
+            try readDatabase(try HealthConnectDatabase(path: path, location: member.location, limits: member.limits))
+            return
         }
+        var journal: (kind: HealthConnectDatabase.Journal.Kind, stream: ByteStream, name: String)?
+        for kind in HealthConnectDatabase.Journal.Kind.allCases where journal == nil {
+            if let entry = container.members.first(where: { $0.name == member.name + kind.rawValue }) {
+                journal = (kind, try entry.open(), entry.name)
+            }
+        }
+        // SQLite needs a file: a private copy, removed as soon as SQLite holds it open (or, with
+        // a journal to apply, when the read is done).
+        try readDatabase(try HealthConnectDatabase(copying: try member.open(), prefix: [], journal: journal,
+                                                   location: member.location, limits: member.limits, progress: nil))
     }
 
     mutating func readTakeout(_ plan: TakeoutPlan, _ members: [InputMember], container: InputLocation) throws(ExportError) {

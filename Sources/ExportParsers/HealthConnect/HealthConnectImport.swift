@@ -12,16 +12,21 @@ public enum HealthConnectImport {
     /// How many bytes of a file are read to recognise its format (also the opener's, in `auto`).
     static let headLength = 4096
 
-    /// Reads the export at `path` (a file, a zip, a Takeout folder, or `-`) into `sink`.
+    /// Reads the export at `path` (a file, a zip, a Takeout folder, or `-`) into `sink`;
+    /// temporary copies keep to `limits`.
     public static func read(path: String, into sink: StepSink, format forced: HealthConnectInputFormat? = nil,
-                            options: ImportOptions = ImportOptions()) throws(ExportError) -> ImportSummary {
-        try read(InputOpener.open(path: path, headLength: headLength), into: sink, format: forced, options: options)
+                            options: ImportOptions = ImportOptions(),
+                            limits: TemporaryCopyLimits = .standard) throws(ExportError) -> ImportSummary {
+        try read(InputOpener.open(path: path, headLength: headLength, limits: limits), into: sink, format: forced,
+                 options: options, limits: limits)
     }
 
     /// Reads an opened input into `sink`.
     public static func read(_ input: OpenedInput, into sink: StepSink, format forced: HealthConnectInputFormat? = nil,
-                            options: ImportOptions = ImportOptions()) throws(ExportError) -> ImportSummary {
-        var reader = Reader(sink: sink, policy: options.invalidRecords, forced: forced, progress: options.progress)
+                            options: ImportOptions = ImportOptions(),
+                            limits: TemporaryCopyLimits = .standard) throws(ExportError) -> ImportSummary {
+        var reader = Reader(sink: sink, policy: options.invalidRecords, forced: forced, progress: options.progress,
+                            limits: limits)
         switch input {
         case .stream(let file, let head, let seekablePath):
             let path = file.location.path
@@ -88,6 +93,8 @@ extension HealthConnectImport {
         let policy: InvalidRecordPolicy
         let forced: HealthConnectInputFormat?
         let progress: ((Int64, Int64?) -> Void)?
+        /// The caps on temporary copies (a database on standard input).
+        let limits: TemporaryCopyLimits
         var summary = ImportSummary()
         /// Bytes read before the current input, for progress over several files.
         var bytesBefore: Int64 = 0
@@ -95,7 +102,8 @@ extension HealthConnectImport {
         var plannedTotal: Int64?
 
         init(sink: StepSink, policy: InvalidRecordPolicy, forced: HealthConnectInputFormat?,
-             progress: ((Int64, Int64?) -> Void)?) {
+             progress: ((Int64, Int64?) -> Void)?, limits: TemporaryCopyLimits) {
+            self.limits = limits
             self.sink = sink
             self.policy = policy
             self.forced = forced
@@ -108,10 +116,10 @@ extension HealthConnectImport {
             switch format {
             case .sqlite:
                 if let seekablePath {
-                    try readDatabase(try HealthConnectDatabase(path: seekablePath, location: file.location))
+                    try readDatabase(try HealthConnectDatabase(path: seekablePath, location: file.location, limits: limits))
                 } else {
                     // SQLite needs a file: a private copy, removed as soon as SQLite holds it open.
-                    try readDatabase(try HealthConnectDatabase(copying: file, location: file.location))
+                    try readDatabase(try HealthConnectDatabase(copying: file, location: file.location, limits: limits))
                 }
             case .json, .csv:
                 try readText(file, format: format, name: name)

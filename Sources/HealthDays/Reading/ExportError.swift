@@ -64,12 +64,17 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformed(InputLocation, at: SourcePosition, problem: String)
     /// A step record is well-formed but its content cannot be used (skipping such records is the remedy).
     case invalidRecord(InputLocation, at: SourcePosition, problem: String)
+    /// A temporary copy of the input (`size` bytes: declared, or written when it was stopped)
+    /// would pass `limit`; nothing of it is left behind.
+    case copyRefused(InputLocation, size: Int64, limit: CopyLimit)
 
     /// What the user can do about it, where something can be said; the executable words it.
     public var remedy: Remedy? {
         switch self {
         case .notAnExport(_, _, _, let remedy): return remedy
         case .invalidRecord: return .skipInvalid
+        case .copyRefused(_, _, .room): return .useRoomierTemporaryFolder
+        case .copyRefused: return .unpackYourself
         default: return nil
         }
     }
@@ -100,6 +105,18 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(location)\(ExportError.lineAndColumn(position)): \(problem)"
         case .invalidRecord(let location, let position, let problem):
             return "\(location)\(ExportError.lineAndColumn(position)): invalid step record: \(problem)"
+        case .copyRefused(let location, let size, let limit):
+            let bytes = CopyLimit.format
+            switch limit {
+            case .declaredSize(let declared):
+                return "\(location): refused to copy it to a temporary file: it inflates to more than the \(bytes(declared)) its zip declares (a damaged or hostile zip)"
+            case .compressionRatio(let compressed, let ratio, let floor):
+                return "\(location): refused to copy it to a temporary file: \(bytes(size)) inflated from \(bytes(compressed)) "
+                    + "is more than \(ratio) times its compressed size (a zip bomb?); the cap is \(ratio) times, or \(bytes(floor)) for any entry"
+            case .room(let folder, let available, let reserve):
+                return "\(location): no room for a temporary copy of \(bytes(size)) in \(folder): "
+                    + "\(bytes(available)) free, of which \(bytes(reserve)) is kept free"
+            }
         }
     }
 }

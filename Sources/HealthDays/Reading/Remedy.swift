@@ -15,6 +15,10 @@ public enum Remedy: Equatable, Sendable {
     case useHealthConnectDatabase
     /// The export is newer than this version knows: a newer version may read it.
     case useNewerVersion
+    /// A zip entry too big to copy safely: unpack it yourself, if it is trusted, and give the file inside.
+    case unpackYourself
+    /// The temporary folder has no room for a copy: point `TMPDIR` at one with more.
+    case useRoomierTemporaryFolder
 }
 
 /// What an input was recognised as, when it is not what the reader in use reads.

@@ -27,6 +27,10 @@ extension Remedy {
             return "Health Connect's export is the file health_connect_export.db inside Health Connect.zip"
         case .useNewerVersion:
             return "the export comes from a newer Health Connect; a newer stepimport may read it"
+        case .unpackYourself:
+            return "if you trust it, unpack it yourself (unzip) and give stepimport the file inside"
+        case .useRoomierTemporaryFolder:
+            return "set TMPDIR to a folder with more room, or unpack the zip yourself and give stepimport the file inside"
         }
     }
 }
