@@ -107,6 +107,8 @@ enum HelpText {
                 another batch holds the journal.
             78  Missing or unusable API URL or CA file.
             130 Interrupted by Ctrl-C; the same command again goes on where it stopped.
+            143 Stopped by SIGTERM (129: SIGHUP): temporary files are removed, accounts
+                running stop where they are; the same command again goes on from there.
             """),
         HelpSection("EXAMPLES", body: """
             stepimport batch accounts.csv
@@ -122,12 +124,13 @@ enum HelpText {
         0   Success: the totals are complete.
         64  Usage error: unknown option, missing or bad argument.
         65  Bad data: malformed or truncated file, not an export of this kind, invalid
-            record, damaged zip or database. Nothing is printed on standard output.
+            record (unreadable, or beyond the bounds: over 1,000,000 steps, a span
+            over 31 days, a time outside 1970-2200), damaged zip or database, a zip
+            entry refused as a bomb. Nothing is printed on standard output.
         66  The input file does not exist.
         70  Internal error (a bug in stepimport).
         74  The input could not be read (permissions, I/O error, no room for a
-            temporary copy of a zip read from a pipe), or the results could not be
-            written.
+            temporary copy in $TMPDIR), or the results could not be written.
         With --post:
         69  The server could not be reached (refused, dropped, timed out, TLS).
         75  The server kept failing (429, 5xx) until the retries ran out.
@@ -138,5 +141,7 @@ enum HelpText {
             before any parsing.
         130 Interrupted by Ctrl-C, between requests; the report says how far it got.
         Status 0 means every day meant to be written was written.
+        Stopped by a signal: 130 (SIGINT, Ctrl-C), 143 (SIGTERM), 129 (SIGHUP);
+        temporary files are removed first.
         """)
 }

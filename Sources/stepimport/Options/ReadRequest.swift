@@ -45,7 +45,7 @@ extension ReadRequest {
                 same rule as `stepimport hc`).
                 """)),
             .since, .until,
-            .skipInvalid(help: "Skip step records whose date or value cannot be read, and report them, instead of stopping.")
+            .skipInvalid(help: "Skip step records whose date or value cannot be read or is beyond the bounds in EXIT STATUS 65, and report them, instead of stopping.")
                 .usage(.helpOnly),
             .quiet(help: "Print no summary or progress on standard error.").usage(.helpOnly),
             .noProgress(help: "Print no progress indicator (it only appears on a terminal, and never when NO_COLOR is set).")
@@ -80,7 +80,7 @@ extension ReadRequest {
                 (Flutter) are read as that zone's local time.
                 """)),
             .since, .until,
-            .skipInvalid(help: "Skip records whose time or count cannot be read, and report them, instead of stopping.")
+            .skipInvalid(help: "Skip records whose time or count cannot be read or is beyond the bounds in EXIT STATUS 65, and report them, instead of stopping.")
                 .usage(.helpOnly),
             .quiet(help: "Print no summary or progress on standard error.").usage(.helpOnly),
             .noProgress(help: "Print no progress indicator.").usage(.never),
