@@ -35,13 +35,16 @@ public final class Uploader {
         var days: [LocalDate: Int] = [:]
         var start = from
         while start <= to {
-            let end = LocalDate(daysSinceEpoch: min(to.daysSinceEpoch, start.daysSinceEpoch + UploadRules.maxSummaryDays - 1))
+            // In 64 bits: a range may end at the last day a LocalDate holds.
+            let last = min(Int64(to.daysSinceEpoch), Int64(start.daysSinceEpoch) + Int64(UploadRules.maxSummaryDays) - 1)
+            let end = LocalDate(daysSinceEpoch: Int32(last))
             let chunk = try attempt("GET summary \(start) to \(end)") { () throws(UploadError) in
                 let (outcome, found) = try api.summary(from: start, to: end)
                 return (outcome, found)
             }
             days.merge(chunk.value) { _, new in new }
-            start = end.next
+            guard end < to, let following = end.next else { break }
+            start = following
         }
         return days
     }

@@ -10,6 +10,12 @@ import TestSupport
         #expect(LocalDate(daysSinceEpoch: 19_723).description == "2024-01-01")
     }
 
+    @Test func theNextDayEndsAtTheLastDayALocalDateHolds() {
+        #expect(LocalDate(daysSinceEpoch: 0).next == LocalDate(daysSinceEpoch: 1))
+        #expect(LocalDate(daysSinceEpoch: -1).next == LocalDate(daysSinceEpoch: 0))
+        #expect(LocalDate(daysSinceEpoch: .max).next == nil, "no day after it, and no trap")
+    }
+
     @Test func roundTripsEveryDayOverFourCenturies() {
         // 1900..2300 covers both century rules (1900 and 2100 are not leap years, 2000 is).
         var days = LocalDate(year: 1900, month: 1, day: 1)!.daysSinceEpoch

@@ -164,6 +164,8 @@ extension StepCSVParser {
             guard let endTime = Self.timeOfDay(endCell) else {
                 return try reject(record, field: columns.end + 1, timeProblem(columns.end, endCell, expected: Self.timeOfDayForm))
             }
+            // No overflow: any Int32 day is within ±1.9e17 ms, and a time of day and its offset
+            // (two-digit fields) within ±4e8 ms; the sample's limits are checked below.
             let midnight = Int64(day.daysSinceEpoch) * 86_400_000
             let startOffset = startTime.offset
             let endOffset = endTime.offset ?? startOffset

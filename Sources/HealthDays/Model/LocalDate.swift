@@ -73,8 +73,11 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The next calendar day.
-    public var next: LocalDate { LocalDate(daysSinceEpoch: daysSinceEpoch + 1) }
+    /// The next calendar day; nil after the last day a `LocalDate` can hold (5.8 million years on).
+    public var next: LocalDate? {
+        let (following, overflow) = daysSinceEpoch.addingReportingOverflow(1)
+        return overflow ? nil : LocalDate(daysSinceEpoch: following)
+    }
 
     private static func writeDigits(_ value: Int, width: Int, into bytes: inout [UInt8], at start: Int) {
         var rest = abs(value)
