@@ -49,8 +49,8 @@ public struct UploadPlan: Sendable {
         var send: [DayTotal] = []
         var held: [Held] = []
         for day in days.sorted(by: { $0.date < $1.date }) {
-            if let problem = UploadRules.problem(with: day) {
-                held.append(Held(day: day, reason: .invalid(problem)))
+            if let refusal = UploadRules.ruleBroken(by: day) ?? (day.date < UploadRules.earliestDay ? .beforeEarliestDay : nil) {
+                held.append(Held(day: day, reason: .invalid(refusal.words(for: day))))
             } else if !sendAll && day.date < window.lowerBound {
                 held.append(Held(day: day, reason: .tooOld))
             } else if !sendAll && day.date > window.upperBound {
