@@ -256,13 +256,20 @@ import Testing
     }
 
     @Test func configurationIsCheckedBeforeAnyParsing() throws {
+        // No zone, and an export that does not exist: the configuration error comes first.
+        for command in ["--post --send-all", "--post --plan", "--post --dry-run"] {
+            let noZone = try Self.stepimport("apple no-such-export.zip \(command) --api-url http://127.0.0.1:9")
+            #expect(noZone.status == 78, "\(command): \(noZone.stderr)")
+            #expect(noZone.stderr.contains("--post needs the trainee's time zone: pass --tz ZONE"))
+            #expect(noZone.stdout.isEmpty)
+        }
         // No token, and an export that does not exist: the configuration error comes first.
-        let noToken = try Self.stepimport("apple no-such-export.zip --post --api-url http://127.0.0.1:9", env: "-u STEPIMPORT_TOKEN")
+        let noToken = try Self.stepimport("apple no-such-export.zip --post --tz UTC --api-url http://127.0.0.1:9", env: "-u STEPIMPORT_TOKEN")
         #expect(noToken.status == 78)
         #expect(noToken.stderr.contains("no token"))
-        let insecure = try Self.stepimport("apple no-such-export.zip --post --api-url http://api.example.com")
+        let insecure = try Self.stepimport("apple no-such-export.zip --post --tz UTC --api-url http://api.example.com")
         #expect(insecure.status == 78)
-        let noURL = try Self.stepimport("apple no-such-export.zip --post", env: "-u STEPIMPORT_API_URL STEPIMPORT_TOKEN=x")
+        let noURL = try Self.stepimport("apple no-such-export.zip --post --tz UTC", env: "-u STEPIMPORT_API_URL STEPIMPORT_TOKEN=x")
         #expect(noURL.status == 78)
         let tokenFlag = try Self.stepimport("apple x.zip --post --token abc --api-url http://127.0.0.1:9")
         #expect(tokenFlag.status == 64)
@@ -273,7 +280,7 @@ import Testing
         let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin"])
         let tokenFile = server.folder.appendingPathComponent("token").path
         try Data("\(Self.token)\n".utf8).write(to: URL(fileURLWithPath: tokenFile))
-        let result = try Self.stepimport("hc samples/hc-react-native.json --post --send-all --token-file '\(tokenFile)' --api-url \(server.url)",
+        let result = try Self.stepimport("hc samples/hc-react-native.json --post --tz Europe/Berlin --send-all --token-file '\(tokenFile)' --api-url \(server.url)",
                                          env: "-u STEPIMPORT_TOKEN")
         // The sample's days are in 2025: far outside the window, so the server skips them all.
         #expect(result.status == 76)

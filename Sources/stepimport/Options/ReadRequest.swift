@@ -105,10 +105,10 @@ extension ReadRequest {
         .tokenFile,
         .caCertificate(help: "Trust this CA (PEM) instead of the system's."),
         .note("--tz", help: .asWritten("""
-            Also the trainee's zone for the server's window (days
-            older than 90 days or more than a day ahead are skipped
-            by the server, so they are not sent). Default: this
-            machine's zone.
+            Required: the trainee's zone, which the server files
+            days in. Days are counted in it, and the server's window
+            is today in it (days older than 90 days or more than a
+            day ahead are skipped by the server, so not sent).
             """)),
         .sendAll(help: "Send days outside the window too."),
         .plan(help: "Show, per day, the server's value and the new one, and what a post would do. Writes nothing."),
