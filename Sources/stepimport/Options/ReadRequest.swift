@@ -110,7 +110,7 @@ extension ReadRequest {
             is today in it (days older than 90 days or more than a
             day ahead are skipped by the server, so not sent).
             """)),
-        .sendAll(help: "Send days outside the window too."),
+        .sendAll(help: "Send days older than the window too (never days more than one day ahead)."),
         .plan(help: "Show, per day, the server's value and the new one, and what a post would do. Writes nothing."),
         .keepExisting(help: "Post only the days the server has no value for (never overwrite a hand-typed value)."),
         .dryRun(help: "Show the requests that would be sent; send nothing."),
