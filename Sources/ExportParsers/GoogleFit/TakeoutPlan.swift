@@ -20,14 +20,16 @@ struct TakeoutPlan: Equatable {
     let ignored: [String]
 
     /// The plan for these entry or file names, or nil when none of them is Takeout Fit step data.
-    static func choose(_ names: [String]) -> TakeoutPlan? {
+    /// `folderName` is the name of the folder the names are in, when it is one (`All Data`, given
+    /// itself): a name without a folder of its own is taken to be in it.
+    static func choose(_ names: [String], inFolderNamed folderName: String? = nil) -> TakeoutPlan? {
         var summaries: [String] = []
         var perDay: [String] = []
         var streams: [String] = []
         for name in names {
             let parts = name.split(separator: "/").map(String.init)
             guard let file = parts.last else { continue }
-            let folder = parts.count >= 2 ? parts[parts.count - 2].lowercased() : ""
+            let folder = parts.count >= 2 ? parts[parts.count - 2].lowercased() : (folderName?.lowercased() ?? "")
             let lowerFile = file.lowercased()
             if (folder == "daily activity metrics" && lowerFile == "daily activity metrics.csv")
                 || (folder == "daily aggregations" && lowerFile == "daily summaries.csv") {

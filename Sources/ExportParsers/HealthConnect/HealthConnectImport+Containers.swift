@@ -6,7 +6,9 @@ extension HealthConnectImport.Reader {
     /// Picks what to read among the members of a zip or folder, and reads it.
     mutating func readMembers(_ container: InputContainer, depth: Int) throws(ExportError) {
         let members = container.members
-        if let plan = TakeoutPlan.choose(members.map(\.name)) {
+        // A folder given itself (`Takeout/Fit/All Data/`) names the folder its files are in.
+        let folderName = container.isZip ? nil : URL(fileURLWithPath: container.location.path).lastPathComponent
+        if let plan = TakeoutPlan.choose(members.map(\.name), inFolderNamed: folderName) {
             try readTakeout(plan, members, container: container.location)
             return
         }
