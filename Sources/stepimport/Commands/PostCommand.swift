@@ -14,9 +14,12 @@ struct PostCommand {
     let traineeZone: TimeZone
     let diagnostics: Diagnostics
     let quiet: Bool
+    /// How `--plan` and `--dry-run` print (`--format`).
+    let format: OutputFormat
 
     /// Resolves the configuration before any parsing work, so that a missing token fails at once.
-    static func prepare(_ options: PostOptions, zone: ZoneRule, diagnostics: Diagnostics, quiet: Bool) throws(CommandError) -> PostCommand {
+    static func prepare(_ options: PostOptions, zone: ZoneRule, format: OutputFormat, diagnostics: Diagnostics,
+                        quiet: Bool) throws(CommandError) -> PostCommand {
         // The server files each day in the trainee's zone: days counted in another (the samples'
         // own offsets, or this machine's zone for the window) land on the wrong dates.
         guard case .zone(let traineeZone) = zone else {
@@ -32,7 +35,7 @@ struct PostCommand {
             throw .upload(error)
         }
         return PostCommand(options: options, configuration: configuration, traineeZone: traineeZone,
-                           diagnostics: diagnostics, quiet: quiet)
+                           diagnostics: diagnostics, quiet: quiet, format: format)
     }
 
     func run(_ days: [DayTotal]) throws(CommandError) {
@@ -54,14 +57,14 @@ struct PostCommand {
             var report = prepared.report
             if options.plan {
                 report.outcome = .plan
-                try write(PlanTable.render(prepared, zone: traineeZone))
+                try write(PlanTable.render(prepared, zone: traineeZone, format: format))
                 summarize(report, plan: prepared.plan)
                 try writeReport(report)
                 return
             }
             if options.dryRun {
                 report.outcome = .dryRun
-                try write(PlanTable.renderBatches(prepared.plan))
+                try write(PlanTable.renderBatches(prepared.plan, format: format))
                 summarize(report, plan: prepared.plan)
                 try writeReport(report)
                 return

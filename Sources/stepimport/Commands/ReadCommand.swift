@@ -17,7 +17,8 @@ struct ReadCommand {
     func run() throws(CommandError) {
         // A missing token or URL fails before any parsing work.
         let post = try options.post.map { (postOptions) throws(CommandError) in
-            try PostCommand.prepare(postOptions, zone: options.zone, diagnostics: diagnostics, quiet: options.quiet)
+            try PostCommand.prepare(postOptions, zone: options.zone, format: options.format, diagnostics: diagnostics,
+                                    quiet: options.quiet)
         }
         let aggregator = DayAggregator(rule: options.zone)
         let meter = diagnostics.showsProgress && options.progress && !options.quiet ? ProgressMeter() : nil
