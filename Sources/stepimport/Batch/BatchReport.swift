@@ -204,39 +204,3 @@ enum BatchTable {
         }
     }
 }
-
-/// Columns padded to their widest cell; the last column is never padded.
-struct TextTable {
-    private let headers: [String]
-    private let rightAligned: Set<Int>
-    private var rows: [[String]] = []
-
-    init(_ headers: [String], rightAligned: Set<Int>) {
-        self.headers = headers
-        self.rightAligned = rightAligned
-    }
-
-    mutating func add(_ row: [String]) {
-        precondition(row.count == headers.count, "a row has one cell per column")
-        rows.append(row)
-    }
-
-    var rendered: String {
-        let all = [headers] + rows
-        let widths = headers.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-        var out = ""
-        for row in all {
-            var cells: [String] = []
-            for (column, cell) in row.enumerated() {
-                let padding = String(repeating: " ", count: widths[column] - cell.count)
-                if rightAligned.contains(column) {
-                    cells.append(padding + cell)
-                } else {
-                    cells.append(column == row.count - 1 ? cell : cell + padding)
-                }
-            }
-            out += cells.joined(separator: "  ") + "\n"
-        }
-        return out
-    }
-}

@@ -71,27 +71,23 @@ public struct DayTotalsRenderer: Sendable {
 
     private func table(_ days: [DayTotal]) -> String {
         guard !days.isEmpty else { return footer(days) }
-        let stepsWidth = max(5, days.map { String($0.steps).count }.max() ?? 0)
-        var out = "Date        " + pad("Steps", stepsWidth, right: true) + "  Source\n"
+        var table = TextTable(["Date", "Steps", "Source"], rightAligned: [1])
         for day in days {
-            out += "\(day.date)  " + pad(String(day.steps), stepsWidth, right: true) + "  \(printable(day.source))\n"
+            table.add([day.date.description, String(day.steps), printable(day.source)])
         }
-        return out + footer(days)
+        return table.rendered + footer(days)
     }
 
     private func tableBySource(_ days: [DayTotal]) -> String {
         guard !days.isEmpty else { return footer(days) }
-        let sourceWidth = max(6, days.flatMap { $0.sources.map { printable($0.source).count } }.max() ?? 0) + 2
-        let stepsWidth = max(5, days.flatMap { $0.sources.map { String($0.steps).count } }.max() ?? 0)
-        var out = "Date        " + pad("Source", sourceWidth, right: false) + "  " + pad("Steps", stepsWidth, right: true) + "\n"
+        var table = TextTable(["Date", "Source", "Steps"], rightAligned: [2])
         for day in days {
             for (rank, source) in day.sources.enumerated() {
-                let date = rank == 0 ? "\(day.date)  " : String(repeating: " ", count: 12)
-                let name = (rank == 0 ? "* " : "  ") + printable(source.source)
-                out += date + pad(name, sourceWidth, right: false) + "  " + pad(String(source.steps), stepsWidth, right: true) + "\n"
+                table.add([rank == 0 ? day.date.description : "", (rank == 0 ? "* " : "  ") + printable(source.source),
+                           String(source.steps)])
             }
         }
-        return out + footer(days) + "* the highest source: the day's total. Sources are never added together.\n"
+        return table.rendered + footer(days) + "* the highest source: the day's total. Sources are never added together.\n"
     }
 
     private func footer(_ days: [DayTotal]) -> String {
@@ -100,11 +96,6 @@ public struct DayTotalsRenderer: Sendable {
         }
         let count = days.count == 1 ? "1 day" : "\(days.count) days"
         return "\n\(count) with steps, \(first.date) to \(last.date). Zone: \(zoneDescription).\n"
-    }
-
-    private func pad(_ text: String, _ width: Int, right: Bool) -> String {
-        let padding = String(repeating: " ", count: max(0, width - text.count))
-        return right ? padding + text : text + padding
     }
 
     /// Source names are opaque data from the file: control characters are shown escaped, never

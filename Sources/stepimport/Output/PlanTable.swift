@@ -57,13 +57,11 @@ enum PlanTable {
             (row.date.description, row.server.map(String.init) ?? (row.action == nil ? "?" : "-"), String(row.local),
              row.action?.words ?? "not sent: \(row.reason ?? "")")
         }
-        let serverWidth = max(6, rows.map(\.server.count).max() ?? 0)
-        let newWidth = max(5, rows.map(\.new.count).max() ?? 0)
-        func pad(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
-        var out = "Date        " + pad("Server", serverWidth) + "  " + pad("New", newWidth) + "  Action\n"
+        var table = TextTable(["Date", "Server", "New", "Action"], rightAligned: [1, 2])
         for row in rows {
-            out += row.date + "  " + pad(row.server, serverWidth) + "  " + pad(row.new, newWidth) + "  " + row.action + "\n"
+            table.add([row.date, row.server, row.new, row.action])
         }
+        var out = table.rendered
         out += "\n\(counts.write) to write, \(counts.overwrite) to overwrite, \(counts.same) the same"
         if counts.keep > 0 { out += ", \(counts.keep) kept as the server has them" }
         let outside = checked.held { $0 == .tooOld || $0 == .inFuture }.count

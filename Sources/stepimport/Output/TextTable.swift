@@ -1,0 +1,47 @@
+import DisplayText
+
+/// A table for people: columns padded to their widest cell, two spaces apart; the last column is
+/// never padded on the right. Every table the tool prints is one (days, days by source, the plan,
+/// the batch).
+///
+/// Widths are display widths (`String.displayWidth`), not character counts: a Chinese source
+/// name or one with an emoji takes two columns a character, and the columns after it still line
+/// up on a terminal. Cells are shown as given: text from a file is escaped before it gets here.
+struct TextTable {
+    private let headers: [String]
+    private let rightAligned: Set<Int>
+    private var rows: [[String]] = []
+
+    init(_ headers: [String], rightAligned: Set<Int>) {
+        self.headers = headers
+        self.rightAligned = rightAligned
+    }
+
+    mutating func add(_ row: [String]) {
+        precondition(row.count == headers.count, "a row has one cell per column")
+        rows.append(row)
+    }
+
+    var isEmpty: Bool { rows.isEmpty }
+
+    var rendered: String {
+        let all = [headers] + rows
+        let cellWidths = all.map { row in row.map(\.displayWidth) }
+        let widths = headers.indices.map { column in cellWidths.map { $0[column] }.max() ?? 0 }
+        var out = ""
+        for (index, row) in all.enumerated() {
+            var line = ""
+            for (column, cell) in row.enumerated() {
+                if column > 0 { line += "  " }
+                let padding = String(repeating: " ", count: widths[column] - cellWidths[index][column])
+                if rightAligned.contains(column) {
+                    line += padding + cell
+                } else {
+                    line += column == row.count - 1 ? cell : cell + padding
+                }
+            }
+            out += line + "\n"
+        }
+        return out
+    }
+}
