@@ -37,7 +37,7 @@ extension ReadRequest {
                 table (default), json or csv. json prints exactly the body of POST /v1/trainee/health/days:
                 {"days":[{"date":"YYYY-MM-DD","steps":N}, ...]}
                 """),
-            .bySource(help: "Show every source's total per day and mark the winner (in every format)."),
+            .bySource(help: "Show every source's total per day and mark the winner (in every format; csv: date,steps,source,winner, a row per source)."),
             .zone(help: .asWritten("""
                 Place every sample in this IANA zone (e.g. Europe/Berlin),
                 with its daylight-saving rules. Without it, each sample
@@ -78,7 +78,7 @@ extension ReadRequest {
         options: [
             .inputFormat,
             .format(help: "table (default), json or csv. json prints exactly the body of POST /v1/trainee/health/days."),
-            .bySource(help: "Show every source's total per day and mark the winner."),
+            .bySource(help: "Show every source's total per day and mark the winner (csv: date,steps,source,winner, a row per source)."),
             .zone(help: .asWritten("""
                 Place every record in this IANA zone (e.g. Asia/Kolkata),
                 daylight saving included; wall times without an offset

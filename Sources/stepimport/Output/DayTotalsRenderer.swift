@@ -57,11 +57,14 @@ public struct DayTotalsRenderer: Sendable {
         return out
     }
 
+    /// One row per source and day: `date,steps,source,winner`, `steps` being that source's steps.
+    /// The first three columns are those of the plain CSV, so that one reader reads both; the
+    /// rows with `winner` `yes` are exactly the plain CSV's rows.
     private func csvBySource(_ days: [DayTotal]) -> String {
-        var out = "date,source,steps,winner\n"
+        var out = "date,steps,source,winner\n"
         for day in days {
             for (rank, source) in day.sources.enumerated() {
-                out += "\(day.date),\(csvField(source.source)),\(source.steps),\(rank == 0 ? "yes" : "no")\n"
+                out += "\(day.date),\(source.steps),\(csvField(source.source)),\(rank == 0 ? "yes" : "no")\n"
             }
         }
         return out

@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+
+/// What the outputs promise beyond one golden case: properties that hold for every input.
+@Suite struct OutputTests {
+    static func stdout(_ command: String) throws -> String {
+        let result = try CommandRunner.run(command)
+        #expect(result.status == 0, "\(command): \(result.stderr)")
+        return String(decoding: result.stdout, as: UTF8.self)
+    }
+
+    /// `--by-source --format csv` starts with the plain CSV's columns, and its winning rows are the
+    /// plain CSV's rows, so that one reader reads both.
+    @Test(arguments: ["apple samples/export.zip", "hc 'samples/Health Connect.zip'", "hc samples/hc-react-native.json"])
+    func bySourceCSVExtendsThePlainCSV(_ input: String) throws {
+        let plain = try Self.stdout("$STEPIMPORT \(input) -q --format csv").split(separator: "\n")
+        let bySource = try Self.stdout("$STEPIMPORT \(input) -q --format csv --by-source").split(separator: "\n")
+        #expect(plain.first == "date,steps,source")
+        #expect(bySource.first == "date,steps,source,winner")
+        let winners = bySource.dropFirst().filter { $0.hasSuffix(",yes") }.map { $0.dropLast(",yes".count) }
+        #expect(plain.count > 10)
+        #expect(Array(plain.dropFirst()) == winners)
+        #expect(bySource.count > plain.count, "the samples have days with more than one source")
+    }
+}
