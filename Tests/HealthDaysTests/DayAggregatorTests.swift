@@ -216,6 +216,11 @@ import TestSupport
 }
 
 @Suite struct DayAggregatorInputKindsTests {
+    private let hour: Int64 = 3_600_000
+
+    private func sample(_ start: Int64, _ end: Int64, _ value: Double) -> StepSample {
+        StepSample(startMs: start, endMs: end, offsetSeconds: 0, value: value)
+    }
     @Test func wallClockSamplesAreTakenAsUTCOrAsTheZonesLocalTime() throws {
         // Flutter's dateFrom: 23:30 on the wall clock, no zone.
         let wall = StepSample(startMs: utcMs(2024, 7, 1, 23, 30), endMs: utcMs(2024, 7, 1, 23, 40), offsetSeconds: nil,
@@ -249,6 +254,36 @@ import TestSupport
             #expect(aggregator.dayTotals().pairs == ["2024-02-29=9000", "2024-03-01=10"])
             #expect(aggregator.statistics.duplicates == 1)
             #expect(aggregator.statistics.dayTotals == 3)
+        }
+    }
+
+    @Test func recordsAreCountedPerSourceDuplicatesIncludedRefusedNot() {
+        let aggregator = DayAggregator(rule: .recordedOffset)
+        let start = utcMs(2024, 5, 1, 9)
+        for _ in 0..<3 { aggregator.add(sample(start, start + hour, 100), source: "Mi Fit") }  // 2 duplicates
+        aggregator.add(sample(start, start + hour, 5000), source: "iPhone")
+        aggregator.addDayTotal(date("2024-05-02"), steps: 10, source: "Mi Fit")
+        aggregator.add(sample(start, start + hour, 2_000_000), source: "Refused")             // beyond the bounds
+        aggregator.add(sample(start + hour, start + 2 * hour, 0), source: "iPhone")
+        #expect(aggregator.statistics.sources == [SourceRecordCount(source: "Mi Fit", records: 4),
+                                                   SourceRecordCount(source: "iPhone", records: 2)])
+        #expect(aggregator.statistics.sources.map(\.records).reduce(0, +)
+                == aggregator.statistics.samples - aggregator.statistics.refused)
+    }
+
+    /// Past 32 sources the source table looks names up in a dictionary: the counts stay per source.
+    @Test func recordsPerSourceHoldWithManySources() {
+        let aggregator = DayAggregator(rule: .recordedOffset)
+        let start = utcMs(2024, 5, 1, 9)
+        for round in 0..<3 {
+            for index in 0..<100 where index % 3 >= round {
+                aggregator.add(sample(start + Int64(round) * hour, start + Int64(round + 1) * hour, 10), source: "app \(index)")
+            }
+        }
+        let counts = aggregator.statistics.sources
+        #expect(counts.count == 100)
+        for (index, count) in counts.enumerated() {
+            #expect(count == SourceRecordCount(source: "app \(index)", records: index % 3 + 1))
         }
     }
 }

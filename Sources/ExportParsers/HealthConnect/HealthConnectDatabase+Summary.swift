@@ -11,13 +11,13 @@ extension HealthConnectDatabase {
                    at location: InputLocation) {
         summary.stepRecords += statistics.samples
         summary.addSkipped(statistics.skipped, at: location)
-        if !statistics.origins.isEmpty {
-            let listed = statistics.origins.map { origin in
-                let rows = origin.rows == 1 ? "1 row" : "\(origin.rows) rows"
-                return origin.source == origin.packageName ? "\(origin.packageName) (\(rows))"
-                    : "\(origin.packageName) (\(rows), counted as \(origin.source))"
-            }
-            summary.notes.append(.fact("apps with step records: " + listed.joined(separator: ", ")))
+        // The sources themselves, with their records, are in the summary of every format; here
+        // only the origins that count as another source under another name.
+        let renamed = statistics.origins.filter { $0.source != $0.packageName }
+        if !renamed.isEmpty {
+            let listed = renamed.map { "\($0.packageName) (\(Plural.count($0.rows, "row"))) as \($0.source)" }
+            summary.notes.append(.fact("counted as one source, the phone's own counter under two names: "
+                + listed.joined(separator: ", ")))
         }
         if let priority = statistics.activityPriority, !priority.isEmpty {
             summary.notes.append(.fact("Health Connect's own priority for activity: " + priority.joined(separator: " > ")

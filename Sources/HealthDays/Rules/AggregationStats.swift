@@ -20,6 +20,20 @@ public struct AggregationStats: Equatable, Sendable {
     public var refused = 0
     /// The distinct UTC offsets (seconds) that samples carried, sorted.
     public var offsets: [Int32] = []
+    /// Every source that was handed a record, with how many (duplicates included), in the order
+    /// first seen.
+    public var sources: [SourceRecordCount] = []
 
     public init() {}
+}
+
+/// One source and the records it was handed in (samples or day totals, duplicates included).
+public struct SourceRecordCount: Equatable, Sendable {
+    public let source: String
+    public let records: Int
+
+    public init(source: String, records: Int) {
+        self.source = source
+        self.records = records
+    }
 }

@@ -42,7 +42,7 @@ struct ReadCommand {
         let days = range.closedRange.map { range in allDays.filter { range.contains($0.date) } } ?? allDays
         let statistics = aggregator.statistics
         if let post {
-            report(result, statistics, days: days, seconds: Date().timeIntervalSince(started))
+            report(result, statistics, days: days, allDays: allDays, seconds: Date().timeIntervalSince(started))
             reportExcluded(exclusion)
             reportFiltered(all: allDays, kept: days)
             try post.run(days)
@@ -56,7 +56,7 @@ struct ReadCommand {
         } catch {
             throw .output("cannot write the results to standard output: \(error)")
         }
-        report(result, statistics, days: days, seconds: Date().timeIntervalSince(started))
+        report(result, statistics, days: days, allDays: allDays, seconds: Date().timeIntervalSince(started))
         reportExcluded(exclusion)
         reportFiltered(all: allDays, kept: days)
         reportRefusals(days)
@@ -128,7 +128,10 @@ struct ReadCommand {
         }
     }
 
-    private func report(_ result: ImportResult, _ statistics: AggregationStats, days: [DayTotal], seconds: Double) {
+    /// The summary on stderr. `days` are those shown, `allDays` those before `--since`/`--until`
+    /// (the sources line speaks of the whole export, as the record counts do).
+    private func report(_ result: ImportResult, _ statistics: AggregationStats, days: [DayTotal], allDays: [DayTotal],
+                        seconds: Double) {
         let summary = result.summary
         if summary.skippedRecords > 0 {
             // Skipped data is always reported, even with --quiet.
@@ -159,6 +162,9 @@ struct ReadCommand {
             line += ", \(statistics.crossingMidnight) split across midnight"
         }
         diagnostics.note(line)
+        if let sources = SourceSummary.line(statistics.sources, days: allDays) {
+            diagnostics.note(sources)
+        }
         switch options.zone {
         case .recordedOffset:
             if statistics.withoutOffset > 0 {
