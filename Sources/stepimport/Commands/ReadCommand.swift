@@ -153,15 +153,19 @@ struct ReadCommand {
             diagnostics.note(note.words)
         }
         if summary.stepRecords == 0 {
-            diagnostics.note("no step records to total in this export (\(Plural.count(summary.otherRecords, "record")) of other types)")
+            let others = summary.otherRecords > 0 ? " (\(Plural.count(summary.otherRecords, "record")) of other types)" : ""
+            diagnostics.note("no step records to total in this export\(others)")
             return
         }
-        var line = Plural.count(summary.stepRecords, statistics.dayTotals == summary.stepRecords ? "day total" : "step record")
-        line += ", \(Plural.count(statistics.duplicates, "exact duplicate")) counted once"
-        if statistics.dayTotals < summary.stepRecords {
-            line += ", \(statistics.crossingMidnight) split across midnight"
+        // Counts of nothing are left out: "0 exact duplicates counted once" says nothing.
+        var parts = [Plural.count(summary.stepRecords, statistics.dayTotals == summary.stepRecords ? "day total" : "step record")]
+        if statistics.duplicates > 0 {
+            parts.append("\(Plural.count(statistics.duplicates, "exact duplicate")) counted once")
         }
-        diagnostics.note(line)
+        if statistics.crossingMidnight > 0 {
+            parts.append("\(statistics.crossingMidnight) split across midnight")
+        }
+        diagnostics.note(parts.joined(separator: ", "))
         if let sources = SourceSummary.line(statistics.sources, days: allDays) {
             diagnostics.note(sources)
         }
