@@ -93,12 +93,25 @@ public struct DayTotalsRenderer: Sendable {
         return table.rendered + footer(days) + "* the highest source: the day's total. Sources are never added together.\n"
     }
 
+    /// The table's last lines: how many days, from when to when, the steps in all and a day on
+    /// average (over the days with steps), and the zone rule.
     private func footer(_ days: [DayTotal]) -> String {
         guard let first = days.first, let last = days.last else {
             return "No days with steps. Zone: \(zoneDescription).\n"
         }
-        let count = days.count == 1 ? "1 day" : "\(days.count) days"
-        return "\n\(count) with steps, \(first.date) to \(last.date). Zone: \(zoneDescription).\n"
+        // Checked: each day is far inside Int, but saturating costs nothing and cannot trap.
+        var total = 0
+        for day in days {
+            let (sum, overflow) = total.addingReportingOverflow(day.steps)
+            total = overflow ? (day.steps < 0 ? Int.min : Int.max) : sum
+        }
+        let steps = "\(GroupedNumber.format(total)) step\(total == 1 ? "" : "s")"
+        if days.count == 1 {
+            return "\n1 day with steps, \(first.date): \(steps). Zone: \(zoneDescription).\n"
+        }
+        let mean = (Double(total) / Double(days.count)).rounded(.toNearestOrAwayFromZero)
+        return "\n\(days.count) days with steps, \(first.date) to \(last.date): \(steps) in all, "
+            + "\(GroupedNumber.format(Int(exactly: mean) ?? Int.max)) a day on average. Zone: \(zoneDescription).\n"
     }
 
     /// Source names are opaque data from the file: control characters are shown escaped, never
