@@ -271,6 +271,19 @@ import TestSupport
                 == aggregator.statistics.samples - aggregator.statistics.refused)
     }
 
+    @Test func placedSamplesCountSamplesNotDayTotalsDuplicatesOrRefused() {
+        let aggregator = DayAggregator(rule: .recordedOffset)
+        let start = utcMs(2024, 5, 1, 9)
+        aggregator.addDayTotal(date("2024-05-02"), steps: 10, source: "Fit")
+        aggregator.addDayTotal(date("2024-05-02"), steps: 10, source: "Fit")                  // duplicate
+        #expect(aggregator.statistics.placedSamples == 0)
+        aggregator.add(sample(start, start + hour, 100), source: "Phone")
+        aggregator.add(sample(start, start + hour, 100), source: "Phone")                    // duplicate
+        aggregator.add(sample(start, start + hour, 2_000_000), source: "Phone")              // refused
+        #expect(aggregator.statistics.placedSamples == 1)
+        #expect(aggregator.statistics.dayTotals == 1)
+    }
+
     /// Past 32 sources the source table looks names up in a dictionary: the counts stay per source.
     @Test func recordsPerSourceHoldWithManySources() {
         let aggregator = DayAggregator(rule: .recordedOffset)

@@ -18,6 +18,9 @@ public struct AggregationStats: Equatable, Sendable {
     /// million steps, a span beyond 31 days, a time outside years 0000-9999): readers check
     /// first, so this stays 0 unless a library caller hands in such a sample.
     public var refused = 0
+    /// Samples (not day totals) placed on days: the first copy of each, within the bounds.
+    /// Derived, so that the aggregation counts nothing more per sample.
+    public var placedSamples: Int { samples - refused - duplicates - dayTotals }
     /// The distinct UTC offsets (seconds) that samples carried, sorted.
     public var offsets: [Int32] = []
     /// Every source that was handed a record, with how many (duplicates included), in the order

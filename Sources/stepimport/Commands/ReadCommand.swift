@@ -116,16 +116,23 @@ struct ReadCommand {
         }
     }
 
+    /// Which rule placed the values on days, for the table's footer. Day totals (Takeout's daily
+    /// summary, day-total CSV) carry their date: no zone places them, and the footer says so
+    /// rather than naming an offset no value had.
     private func zoneDescription(_ statistics: AggregationStats) -> String {
-        switch options.zone {
-        case .zone:
-            return options.zone.words
-        case .recordedOffset:
+        guard statistics.placedSamples > 0 || statistics.dayTotals == 0 else {
+            let given = if case .zone = options.zone { "; --tz changes nothing for them" } else { "" }
+            return "not needed (every value is a day total, counted on its own date\(given))"
+        }
+        var words = options.zone.words
+        if case .recordedOffset = options.zone {
             var parts: [String] = statistics.offsets.prefix(4).map(OffsetText.format)
             if statistics.offsets.count > 4 { parts.append("...") }
             if statistics.withoutOffset > 0 { parts.append("UTC where none") }
-            return parts.isEmpty ? options.zone.words : "\(options.zone.words) (\(parts.joined(separator: ", ")))"
+            if !parts.isEmpty { words += " (\(parts.joined(separator: ", ")))" }
         }
+        if statistics.dayTotals > 0 { words += "; day totals on their own dates" }
+        return words
     }
 
     /// The summary on stderr. `days` are those shown, `allDays` those before `--since`/`--until`
