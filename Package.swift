@@ -72,7 +72,8 @@ let package = Package(
         // The command-line layer both executables share: one table of options per command, from
         // which parsing, the usage lines and --help are derived.
         .target(
-            name: "CommandLineKit"
+            name: "CommandLineKit",
+            dependencies: ["DisplayText"]
         ),
         .target(
             name: "ExportParsers",

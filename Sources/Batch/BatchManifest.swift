@@ -321,8 +321,9 @@ extension BatchManifest {
                 return nil
             }
             guard case .zone(let zone)? = ZoneRule.named(value) else {
-                problem(line, Column.tz, "\(quoted(value)) is not an IANA zone this system knows "
-                    + "(write Area/City, such as Europe/Berlin, or UTC)")
+                let meant = ZoneRule.suggestion(for: value).map { " (did you mean \($0)?)" } ?? ""
+                problem(line, Column.tz, "\(quoted(value)) is not a zone this system knows\(meant): "
+                    + "write Area/City, such as Europe/Berlin, UTC, or an offset such as +05:30")
                 return nil
             }
             return zone

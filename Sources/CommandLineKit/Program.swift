@@ -1,3 +1,4 @@
+import DisplayText
 /// An executable's top level: its subcommands and its own options (`--help`, `--version`), the
 /// prose of its help page, and how its pages are laid out.
 ///
@@ -104,5 +105,23 @@ public struct Program: Sendable {
                  + "\n  See '\(name) help <subcommand>' for detailed help.\n")
         page.add(sections)
         return page.text
+    }
+}
+
+extension Program {
+    /// What the user probably meant, for a hint: the nearest option of the command (or of the
+    /// program) to an unknown one, the nearest subcommand to an unknown one; nil when nothing is
+    /// close. Only names from the table: a word that is a file is the executable's business.
+    public func suggestion(for error: UsageError) -> String? {
+        switch error.problem {
+        case .unknownOption(let given):
+            let name = given.split(separator: "=", maxSplits: 1).first.map(String.init) ?? given
+            let names = error.command.flatMap { command(named: $0)?.optionNames } ?? optionNames
+            return NearestWord.among(names, for: name)
+        case .unknownSubcommand(let given):
+            return NearestWord.among(commands.map(\.name) + ["help"], for: given)
+        default:
+            return nil
+        }
     }
 }

@@ -8,9 +8,9 @@ enum ContentHead {
         return text.drop(while: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
     }
 
-    /// The first 16 bytes as text, for a message that quotes how a file starts; `ExportError`
-    /// escapes their control characters when it is put into words, as it does every quoted part.
+    /// The first 16 bytes as text, for a message that quotes how a file starts, control
+    /// characters escaped (line breaks too: a not-an-export message may have lines of its own).
     static func start(_ head: [UInt8]) -> String {
-        String(decoding: head.prefix(16), as: UTF8.self)
+        String(decoding: head.prefix(16), as: UTF8.self).escapingControlCharacters()
     }
 }

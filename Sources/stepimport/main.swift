@@ -21,9 +21,7 @@ func run() -> ExitStatus {
     do {
         invocation = try Invocation.parse(Array(CommandLine.arguments.dropFirst()))
     } catch {
-        let program = Invocation.program
-        diagnostics.write("Error: \(error.sentence)\nUSAGE: \(program.usageLine(for: error.command))\n")
-        diagnostics.write("  See '\(program.helpCommand(for: error.command))' for more information.\n")
+        diagnostics.write(error.words(arguments: Array(CommandLine.arguments.dropFirst())))
         return .usage
     }
     switch invocation {

@@ -57,10 +57,12 @@ public enum HealthConnectImport {
         case UInt8(ascii: "<"):
             return AppleExportLocator.looksLikeHealthXML(Array(head)) ? .appleXML : .otherXML
         default:
-            // CSV: printable text whose first line holds a comma.
+            // CSV: printable text whose first line holds a comma (or a semicolon or tab, which the
+            // CSV reader then names as the wrong separator).
             let firstLine = text.prefix(while: { $0 != 0x0A && $0 != 0x0D })
             let printable = !firstLine.contains(where: { $0 < 0x20 && $0 != 0x09 })
-            return printable && firstLine.contains(UInt8(ascii: ",")) ? .csv : .unknown
+            let separated = firstLine.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") || $0 == 0x09 }
+            return printable && separated ? .csv : .unknown
         }
     }
 

@@ -151,20 +151,23 @@ extension StepCSVParser {
     private func unknownHeaderMessage(_ keys: [String]) -> String {
         let shown = names.prefix(12).map { Self.quoted($0) }.joined(separator: ", ")
             + (names.count > 12 ? " and \(names.count - 12) more" : "")
-        var message = "a CSV file whose header (\(shown)) fits none of the step CSV layouts: "
-            + Layout.allCases.map { "\($0) (\($0.columnsAccepted))" }.joined(separator: "; ")
+        // One line each: what was found, then every layout read (the whole was one 800-character line).
+        var message = "a CSV file whose header fits none of the step CSV layouts"
         let start = keys.contains(where: Self.startNames.contains)
         let end = keys.contains(where: Self.endNames.contains)
         let count = keys.contains(where: Self.countNames.contains)
         if names.count == 1, let separator = [";", "\t", "|"].first(where: { names[0].contains($0) }) {
             let shown = separator == "\t" ? "tabs" : separator == ";" ? "semicolons" : "bars"
-            return message + ". The columns seem to be separated by \(shown), not commas: save the file as CSV with commas"
-        }
-        if start || end {
+            message += ": the columns seem to be separated by \(shown), not commas (save the file as CSV with commas)"
+        } else if start || end {
             let missing = [("start", start), ("end", end), ("count", count)].filter { !$0.1 }.map(\.0)
-            message += ". For step records, no \(missing.joined(separator: " or ")) column was found"
+            message += ": for step records, no \(missing.joined(separator: " or ")) column was found"
         } else if keys.contains(where: Self.dateNames.contains) {
-            message += ". For day totals, no steps column was found"
+            message += ": for day totals, no steps column was found"
+        }
+        message += "\n  columns found: \(shown)\n  layouts read:"
+        for layout in Layout.allCases {
+            message += "\n    \(layout): \(layout.columnsAccepted)"
         }
         return message
     }

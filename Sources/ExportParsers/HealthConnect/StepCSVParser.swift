@@ -131,7 +131,7 @@ public final class StepCSVParser: StepRecordParser {
 
     /// Text in quotes for messages, cut short when long.
     static func quoted(_ text: String) -> String {
-        text.count > 40 ? "\"\(text.prefix(40))...\"" : "\"\(text)\""
+        (text.count > 40 ? "\"\(text.prefix(40))...\"" : "\"\(text)\"").escapingControlCharacters()
     }
 
     /// Bytes in quotes for messages, cut short when long.

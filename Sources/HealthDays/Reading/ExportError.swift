@@ -83,8 +83,16 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// value quoted in a problem, a zip entry, libxml2's or SQLite's words) has its control
     /// characters escaped; the list of an `ambiguous` error keeps its own line breaks.
     public var description: String {
-        if case .ambiguous = self { return unescapedDescription }
-        return unescapedDescription.escapingControlCharacters()
+        switch self {
+        case .ambiguous:
+            return unescapedDescription
+        case .notAnExport:
+            // A reader may lay out what it found on lines of their own: each line is escaped.
+            return unescapedDescription.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { String($0).escapingControlCharacters() }.joined(separator: "\n")
+        default:
+            return unescapedDescription.escapingControlCharacters()
+        }
     }
 
     /// The message as worded, before escaping; only `ambiguous` escapes its parts itself.

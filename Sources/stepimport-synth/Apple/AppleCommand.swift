@@ -29,7 +29,7 @@ enum AppleCommand {
                 1G (binary multiples), finishing the day that crosses it.
                 """)),
             .seed,
-            .start(help: "First day, on the owner's Berlin calendar.", default: AppleExportOptions.defaultStart,
+            .start(help: "First day, on the owner's Berlin calendar (or today-N: N days ago).", default: AppleExportOptions.defaultStart,
                    years: 1900...2999, requirement: "a date as YYYY-MM-DD"),
             .value("--dtd", value: "MODE", help: .asWritten("""
                 normal: internal DTD (export version 13); broken: iOS 16's

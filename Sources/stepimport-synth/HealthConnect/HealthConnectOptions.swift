@@ -93,7 +93,7 @@ extension Option where Options == HealthConnectOptions {
     }
 
     static var start: Option {
-        .start(help: "First day.", default: HealthConnectOptions.defaultStart, years: 1971...2999,
+        .start(help: "First day (or today-N: N days ago).", default: HealthConnectOptions.defaultStart, years: 1971...2999,
                requirement: "a date as YYYY-MM-DD from 1971 on")
     }
 }

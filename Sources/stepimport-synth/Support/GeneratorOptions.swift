@@ -1,4 +1,5 @@
 import CommandLineKit
+import Foundation
 
 /// The settings every generator takes the same way (`--out`, `--days`, `--size`, `--seed`,
 /// `--start`, `--expected`), so that each of those options and its check is declared once for
@@ -45,14 +46,28 @@ extension Option where Options: GeneratorOptions {
         }.defaultValue("1")
     }
 
-    /// `--start YYYY-MM-DD`, a date in `years`; `requirement` says what it needs in its error.
+    /// `--start YYYY-MM-DD`, a date in `years`, or `today-N` (N days before today, UTC), so that
+    /// an export ending today needs no `date` command; `requirement` says what it needs in its error.
     static func start(help: HelpProse, default start: String, years: ClosedRange<Int>, requirement: String) -> Option {
         .value("--start", value: "YYYY-MM-DD", help: help) { (options, text) throws(Rejection) in
-            guard let parsed = CivilDate(parsing: text), years.contains(parsed.year) else {
-                throw Rejection("'--start' needs \(requirement), got '\(text)'")
+            guard let parsed = CivilDate(parsing: text) ?? relativeToToday(text), years.contains(parsed.year) else {
+                throw Rejection("'--start' needs \(requirement) or today-N (N days ago), got '\(text)'")
             }
             options.startDay = parsed.dayNumber
         }.defaultValue(start)
+    }
+
+    /// `today` or `today-N`: today's date in UTC, N days back.
+    private static func relativeToToday(_ text: String) -> CivilDate? {
+        guard text.hasPrefix("today") else { return nil }
+        let rest = text.dropFirst(5)
+        var back = 0
+        if !rest.isEmpty {
+            guard rest.first == "-", let days = Int(rest.dropFirst()), (0...36_500).contains(days) else { return nil }
+            back = days
+        }
+        let today = Int((Date().timeIntervalSince1970 / 86_400).rounded(.down))
+        return CivilDate(dayNumber: today - back)
     }
 
     static func expected(help: HelpProse) -> Option {

@@ -66,8 +66,9 @@ extension BatchRequest {
             .apiURL(help: "The backend (or STEPIMPORT_API_URL)."),
             .caCertificate(help: "Trust this CA (PEM) instead of the system's."),
             .value("--journal", value: "file", help: """
-                Where the journal is (default: beside the manifest, <manifest>.journal.jsonl, or \
-                <manifest>.shard-K-of-N.journal.jsonl with --shard).
+                Where the journal is (default: beside the manifest, its name without the extension and \
+                .journal.jsonl: accounts.csv keeps accounts.journal.jsonl, or accounts.shard-2-of-4.journal.jsonl \
+                with --shard 2/4).
                 """) { $0.options.journal = $1 }.usage(.helpOnly),
             .flag("--redo", help: "Run the accounts the journal says are done, too.") { $0.options.redo = true }.usage(.helpOnly),
             .plan(help: "Per account, count the days a post would write, overwrite, leave the same or keep. Writes nothing."),

@@ -162,7 +162,10 @@ extension Option where Options == ReadRequest {
     static func zone(help: HelpProse) -> Option {
         .value("--tz", value: "zone", help: help) { (request, text) throws(Rejection) in
             guard let zone = ZoneRule.named(text) else {
-                throw Rejection("unknown time zone '\(text)' (use an IANA name such as Europe/Berlin or America/New_York)")
+                let how = "a name of the zone database such as Europe/Berlin, America/New_York or UTC, "
+                    + "or a fixed offset such as +05:30"
+                throw Rejection("unknown time zone '\(text)': "
+                                + (ZoneRule.suggestion(for: text).map { "did you mean \($0)? (give \(how))" } ?? "give \(how)"))
             }
             request.options.zone = zone
         }
