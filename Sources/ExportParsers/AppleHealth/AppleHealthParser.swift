@@ -13,8 +13,11 @@ public struct AppleParseStatistics: Equatable, Sendable {
     public var nestedStepRecords = 0
     /// Records skipped under `InvalidRecordPolicy.skip`, with the first few.
     public var skipped = SkippedRecords()
-    /// The `HealthKit Export Version` is not read; the locale of `<HealthData>` is, for the report.
+    /// The `HealthKit Export Version` is not read here (the prefilter finds it in the DOCTYPE);
+    /// the locale of `<HealthData>` is, for the report.
     public var locale: String? = nil
+    /// Every top-level element counted by type, when the parser was asked to (`stepimport inspect`); else nil.
+    public var census: AppleRecordCensus? = nil
 }
 
 /// Streams an Apple Health `export.xml` through libxml2's SAX2 push parser and hands every
@@ -43,13 +46,15 @@ public final class AppleHealthParser {
     private static let stepType: [UInt8] = Array("HKQuantityTypeIdentifierStepCount".utf8)
     private static let unknownSource: [UInt8] = Array("(unknown)".utf8)
 
-    public convenience init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy = .fail) {
-        self.init(sink: sink, invalidRecords: policy, lineOffset: 0, rootLine: 1)
+    /// `takesCensus`: also count every top-level element by type into `statistics.census`.
+    public convenience init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy = .fail, takesCensus: Bool = false) {
+        self.init(sink: sink, invalidRecords: policy, lineOffset: 0, rootLine: 1, takesCensus: takesCensus)
     }
 
     init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy, lineOffset: Int, rootLine: Int,
-         byteShift: Int64 = 0) {
+         byteShift: Int64 = 0, takesCensus: Bool = false) {
         self.sink = sink
+        if takesCensus { statistics.census = AppleRecordCensus() }
         self.policy = policy
         self.lineOffset = lineOffset
         self.rootLine = rootLine
@@ -89,7 +94,9 @@ public final class AppleHealthParser {
         xmlCtxtUseOptions(context, AppleHealthParser.options)
         depth = 0
         failure = nil
+        let takesCensus = statistics.census != nil
         statistics = AppleParseStatistics()
+        if takesCensus { statistics.census = AppleRecordCensus() }
         sawRoot = false
         lastTopLevelName = nil
     }
@@ -227,6 +234,7 @@ public final class AppleHealthParser {
         switch depth {
         case 1:
             lastTopLevelName = name
+            if statistics.census != nil { takeCensus(name, attributeCount, attributes) }
             guard isNamed(name, "Record") else { return }
             statistics.records += 1
             guard let attributes, let type = attributeValue(attributes, attributeCount, "type"),
@@ -254,6 +262,25 @@ public final class AppleHealthParser {
                   equals(type, AppleHealthParser.stepType)
             else { return }
             statistics.nestedStepRecords += 1
+        }
+    }
+
+    /// Counts a top-level element for `statistics.census` (only when one is taken).
+    private func takeCensus(_ name: UnsafePointer<xmlChar>, _ count: Int,
+                            _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+        if isNamed(name, "Record") {
+            if let attributes, let type = attributeValue(attributes, count, "type") {
+                statistics.census?.countRecord(typeUTF8: type)
+            } else {
+                var untyped = AppleRecordCensus.untypedRecord
+                untyped.withUTF8 { statistics.census?.countRecord(typeUTF8: UnsafeRawBufferPointer($0)) }
+            }
+        } else if isNamed(name, "ExportDate") {
+            if statistics.census?.exportDate == nil, let attributes, let value = attributeValue(attributes, count, "value") {
+                statistics.census?.exportDate = String(decoding: value, as: UTF8.self)
+            }
+        } else if !isNamed(name, "Me") {
+            statistics.census?.countElement(nameUTF8: UnsafeRawBufferPointer(start: name, count: strlen(name)))
         }
     }
 
