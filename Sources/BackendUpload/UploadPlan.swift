@@ -41,21 +41,24 @@ public struct UploadPlan: Sendable {
 
     /// Checks and batches `days` for a trainee whose date today is `today`.
     ///
-    /// With `sendAll`, days outside the server's window are sent anyway (the server will
-    /// skip them: the report then shows fewer days written than sent).
+    /// With `sendAll`, days older than the server's window are sent anyway (the server will
+    /// skip them: the report then shows fewer days written than sent); days more than one day
+    /// ahead never are (the server skips them, and they come from a clock set ahead).
     public init(days: [DayTotal], today: LocalDate, sendAll: Bool = false) {
         let window = UploadRules.window(today: today)
         self.window = sendAll ? nil : window
         var send: [DayTotal] = []
         var held: [Held] = []
         for day in days.sorted(by: { $0.date < $1.date }) {
-            if let refusal = UploadRules.ruleBroken(by: day) ?? (day.date < UploadRules.earliestDay ? .beforeEarliestDay : nil) {
-                held.append(Held(day: day, reason: .invalid(refusal.words(for: day))))
-            } else if !sendAll && day.date < window.lowerBound {
-                held.append(Held(day: day, reason: .tooOld))
-            } else if !sendAll && day.date > window.upperBound {
+            switch UploadRules.refusal(of: day, today: today) {
+            case .inTheFuture?:
+                // The server skips it whatever is asked: a device clock set ahead.
                 held.append(Held(day: day, reason: .inFuture))
-            } else {
+            case let refusal?:
+                held.append(Held(day: day, reason: .invalid(refusal.words(for: day))))
+            case nil where !sendAll && day.date < window.lowerBound:
+                held.append(Held(day: day, reason: .tooOld))
+            case nil:
                 send.append(day)
             }
         }

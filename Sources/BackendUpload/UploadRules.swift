@@ -31,14 +31,6 @@ public enum UploadRules {
         return nil
     }
 
-    /// Why a day breaks the server's rules whatever the date today (negative, or over the daily
-    /// maximum), or nil.
-    public static func ruleBroken(by day: DayTotal) -> DayRefusal? {
-        if day.steps < 0 { return .negativeSteps }
-        if day.steps > maxDailySteps { return .overDailyMaximum }
-        return nil
-    }
-
     /// The days the server keeps when it is `today` in the trainee's zone.
     public static func window(today: LocalDate) -> ClosedRange<LocalDate> {
         LocalDate(daysSinceEpoch: today.daysSinceEpoch - windowPastDays)...LocalDate(daysSinceEpoch: today.daysSinceEpoch + windowFutureDays)
@@ -65,7 +57,7 @@ extension DayRefusal {
         case .overDailyMaximum:
             return "\(day.steps) steps is more than the server accepts for a day (\(UploadRules.maxDailySteps))"
         case .beforeEarliestDay: return "before \(UploadRules.earliestDay), from a device clock that was not set"
-        case .inTheFuture(let today): return "more than one day after today (\(today)), from a device clock set ahead"
+        case .inTheFuture: return "more than one day in the future, from a device clock set ahead"
         }
     }
 }

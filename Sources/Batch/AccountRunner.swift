@@ -49,7 +49,7 @@ public struct AccountRunner: Sendable {
         do {
             let token = try account.readToken(environment: environment)
             return UploadConfiguration(apiURL: post.apiURL, token: token, caCertificateFile: post.caCertificateFile,
-                                       tokenOrigin: account.token.description)
+                                       tokenOrigin: account.token?.description ?? "no token")
         } catch {
             throw .token(error)
         }

@@ -6,9 +6,11 @@ extension BatchAccount {
     /// is needed; messages name the place, never the value.
     public func readToken(environment: [String: String]) throws(UploadError) -> BearerToken {
         switch token {
-        case .file(let path):
+        case nil:
+            throw .configuration("no token_file or token_env for this account")
+        case .file(let path)?:
             return try BearerToken.read(from: path, name: "token_file \(path)")
-        case .environment(let name):
+        case .environment(let name)?:
             guard let text = environment[name] else {
                 throw .configuration("token_env \(name): the environment variable is not set")
             }

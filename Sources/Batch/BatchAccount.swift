@@ -43,14 +43,15 @@ public struct BatchAccount: Equatable, Sendable {
     /// The export's path as the manifest gives it, for reports.
     public let relativeFile: String
     public let kind: Kind
-    public let token: TokenSource
+    /// Where the token is; nil in a manifest read only for summaries (no token needed).
+    public let token: TokenSource?
     /// The trainee's IANA zone, which decides the calendar day of every sample.
     public let zone: TimeZone
     /// The zone as the manifest names it (Foundation calls `UTC` `GMT`), for reports.
     public let zoneName: String
 
     public init(line: Int, account: String, file: String, relativeFile: String, kind: Kind,
-                token: TokenSource, zone: TimeZone, zoneName: String? = nil) {
+                token: TokenSource?, zone: TimeZone, zoneName: String? = nil) {
         self.line = line
         self.account = account
         self.file = file

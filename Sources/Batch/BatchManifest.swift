@@ -30,16 +30,21 @@ public struct BatchManifest: Sendable {
 
     /// Reads and checks the manifest at `path`.
     ///
-    /// - Parameter environment: where `token_env` names are looked up (the process's environment by default).
+    /// - Parameters:
+    ///   - environment: where `token_env` names are looked up (the process's environment by default).
+    ///   - needsTokens: whether every account must have a usable token (the server is read or
+    ///     written); without, token columns are optional and not checked.
     public init(contentsOf path: String,
-                environment: [String: String] = ProcessInfo.processInfo.environment) throws(BatchError) {
+                environment: [String: String] = ProcessInfo.processInfo.environment,
+                needsTokens: Bool = true) throws(BatchError) {
         let bytes = try Self.readAll(path)
-        try self.init(parsing: bytes, path: path, directory: Self.folder(of: path), environment: environment)
+        try self.init(parsing: bytes, path: path, directory: Self.folder(of: path), environment: environment,
+                      needsTokens: needsTokens)
     }
 
     /// Checks a manifest already in memory; `directory` is what relative paths are resolved against.
     public init(parsing bytes: [UInt8], path: String, directory: String,
-                environment: [String: String]) throws(BatchError) {
+                environment: [String: String], needsTokens: Bool = true) throws(BatchError) {
         self.path = path
         self.directory = directory
         var rows: [(line: Int, fields: [String])] = []
@@ -65,7 +70,7 @@ public struct BatchManifest: Sendable {
             // The rows before the bad CSV are still checked, so that one run shows as much as it can.
             problems.append(ManifestProblem(line: error.line, column: nil, message: "not valid CSV: \(error.message)"))
         }
-        var checker = Checker(directory: directory, environment: environment)
+        var checker = Checker(directory: directory, environment: environment, needsTokens: needsTokens)
         checker.problems = problems
         checker.check(rows)
         guard checker.problems.isEmpty else {
@@ -105,6 +110,8 @@ extension BatchManifest {
     private struct Checker {
         let directory: String
         let environment: [String: String]
+        /// Whether the server is read or written, so every account needs a usable token.
+        let needsTokens: Bool
         var problems: [ManifestProblem] = []
         var accounts: [BatchAccount] = []
         var warnings: [String] = []
@@ -112,9 +119,10 @@ extension BatchManifest {
         private var firstLineOfAccount: [String: Int] = [:]
         private var warnedTokenFiles: Set<String> = []
 
-        init(directory: String, environment: [String: String]) {
+        init(directory: String, environment: [String: String], needsTokens: Bool) {
             self.directory = directory
             self.environment = environment
+            self.needsTokens = needsTokens
         }
 
         mutating func check(_ rows: [(line: Int, fields: [String])]) {
@@ -151,7 +159,7 @@ extension BatchManifest {
                 problems.append(ManifestProblem(line: line, column: name,
                                                 message: "the header has no \(name) column, which is required"))
             }
-            if columns[Column.tokenFile] == nil, columns[Column.tokenEnv] == nil {
+            if needsTokens, columns[Column.tokenFile] == nil, columns[Column.tokenEnv] == nil {
                 problems.append(ManifestProblem(
                     line: line, column: "\(Column.tokenFile)/\(Column.tokenEnv)",
                     message: "the header has neither a token_file nor a token_env column: every account needs one"))
@@ -175,7 +183,8 @@ extension BatchManifest {
             let kind = checkKind(line, value(Column.kind))
             let token = checkToken(line, account: account, file: value(Column.tokenFile), env: value(Column.tokenEnv))
             let zone = checkZone(line, value(Column.tz))
-            guard problems.count == problemsBefore, let account, let file, let kind, let token, let zone else { return }
+            guard problems.count == problemsBefore, let account, let file, let kind, token != nil || !needsTokens,
+                  let zone else { return }
             accounts.append(BatchAccount(line: line, account: account, file: file.resolved, relativeFile: file.given,
                                          kind: kind, token: token, zone: zone, zoneName: value(Column.tz)))
         }
@@ -234,6 +243,10 @@ extension BatchManifest {
             // Without either column the header problem already says so.
             guard columns[Column.tokenFile] != nil || columns[Column.tokenEnv] != nil else { return nil }
             let column = "\(Column.tokenFile)/\(Column.tokenEnv)"
+            guard needsTokens else {
+                // Summaries only: where a token is, is not looked at.
+                return file.map { .file(BatchManifest.resolve($0, against: directory)) } ?? env.map { .environment($0) }
+            }
             switch (file, env) {
             case (nil, nil):
                 problem(line, column, "no token: give either token_file or token_env")

@@ -29,12 +29,33 @@ import Testing
         #expect(plan.held.map(\.reason) == [.tooOld, .inFuture])
     }
 
-    @Test func sendAllSendsEveryValidDay() {
-        let plan = UploadPlan(days: [day("2020-01-01", 5), day("2099-01-01", 6), day("2025-01-01", 100_001)],
+    @Test func sendAllSendsEveryValidDayButNoneFromAClockSetAhead() {
+        let plan = UploadPlan(days: [day("2020-01-01", 5), day("2026-03-11", 6), day("2099-01-01", 7),
+                                     day("2025-01-01", 100_001), day("1999-12-31", 8)],
                               today: LocalDate("2026-03-10")!, sendAll: true)
-        #expect(plan.daysToSend.map(\.steps) == [5, 6])
+        #expect(plan.daysToSend.map(\.steps) == [5, 6], "old days go, tomorrow goes")
         #expect(plan.window == nil)
-        #expect(plan.held.count == 1)
+        #expect(plan.held.map(\.day.steps) == [8, 100_001, 7])
+        #expect(plan.held.last?.reason == .inFuture, "the server would skip it whatever is asked")
+        guard case .invalid(let problem)? = plan.held.first?.reason else {
+            Issue.record("a day before 2000 is held as invalid")
+            return
+        }
+        #expect(problem.contains("before 2000-01-01"))
+    }
+
+    @Test func theRefusalRule() {
+        let today = LocalDate("2026-03-10")!
+        #expect(UploadRules.refusal(of: day("2026-03-11", 100_000), today: today) == nil)
+        #expect(UploadRules.refusal(of: day("2026-03-12", 1), today: today) == .inTheFuture(today: today))
+        #expect(UploadRules.refusal(of: day("2000-01-01", 1), today: today) == nil)
+        #expect(UploadRules.refusal(of: day("1999-12-31", 1), today: today) == .beforeEarliestDay)
+        #expect(UploadRules.refusal(of: day("2026-03-01", 100_001), today: today) == .overDailyMaximum)
+        #expect(UploadRules.refusal(of: day("2026-03-01", -1), today: today) == .negativeSteps)
+        // The last day a LocalDate holds: no overflow.
+        #expect(UploadRules.refusal(of: DayTotal(date: LocalDate(daysSinceEpoch: .max), steps: 1, source: "A",
+                                                 sources: [SourceTotal(source: "A", steps: 1)]),
+                                    today: LocalDate(daysSinceEpoch: .max)) == nil)
     }
 
     @Test func aDayOverTheServersLimitIsHeldSoItCannotSinkItsBatch() throws {
@@ -51,7 +72,7 @@ import Testing
 
     @Test func batchesHoldAtMostNinetyDaysInDateOrder() {
         let input = days(from: "2024-01-01", count: 200).shuffled()
-        let plan = UploadPlan(days: input, today: LocalDate("2024-06-01")!, sendAll: true)
+        let plan = UploadPlan(days: input, today: LocalDate("2025-01-01")!, sendAll: true)
         #expect(plan.batches.map(\.count) == [90, 90, 20])
         let dates = plan.batches.flatMap { $0 }.map(\.date)
         #expect(dates == dates.sorted())

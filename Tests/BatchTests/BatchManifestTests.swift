@@ -192,6 +192,30 @@ struct BatchTestFolder {
         #expect(found.map(\.message) == ["the environment variable T is empty"])
     }
 
+    @Test func withoutTheServerNoTokenIsNeeded() throws {
+        let folder = try folder()
+        let path = try folder.write("accounts.csv", """
+            account,file,kind,token_env,tz
+            ann,exports/ann.zip,apple,UNSET_TOKEN,Europe/Berlin
+            bob,exports/bob.json,hc,,UTC
+
+            """)
+        // Summaries and --dry-run: an unset variable and an empty cell are fine.
+        let summary = try BatchManifest(contentsOf: path, environment: [:], needsTokens: false)
+        #expect(summary.accounts.map(\.token) == [.environment("UNSET_TOKEN"), nil])
+        // --post and --plan: both are problems.
+        do {
+            _ = try BatchManifest(contentsOf: path, environment: [:], needsTokens: true)
+            Issue.record("a manifest without tokens was accepted for posting")
+        } catch {
+            guard case .invalidManifest(_, let problems) = error else { throw error }
+            #expect(problems.map(\.line) == [2, 3])
+        }
+        // No token column at all.
+        let bare = try folder.write("bare.csv", "account,file,kind,tz\nann,exports/ann.zip,apple,Europe/Berlin\n")
+        #expect(try BatchManifest(contentsOf: bare, environment: [:], needsTokens: false).accounts.count == 1)
+    }
+
     @Test func aMissingManifestIsUnreadable() {
         #expect(throws: BatchError.unreadableManifest(path: "/nonexistent/accounts.csv",
                                                       reason: "No such file or directory")) {

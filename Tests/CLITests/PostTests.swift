@@ -100,6 +100,39 @@ import Testing
         #expect(try server.requestCount("POST /v1/trainee/health/days") == 0)
     }
 
+    @Test func planAndDryRunPrintJSONAndCSVForPrograms() throws {
+        let today = try CommandRunner.run("TZ=Europe/Berlin date +%F")
+        let day = String(decoding: today.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin", "--seed-manual", "\(Self.token):\(day)=12345"])
+        let export = "apple '\(Self.export("half-year.zip"))' --post --api-url \(server.url) --tz Europe/Berlin -q"
+        let json = try Self.stepimport(export + " --plan --format json")
+        #expect(json.status == 0, "\(json.stderr)")
+        let plan = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let window = try #require(plan["window"] as? [String: Any])
+        #expect(window["today"] as? String == day && window["zone"] as? String == "Europe/Berlin")
+        let days = try #require(plan["days"] as? [[String: Any]])
+        let seeded = try #require(days.first { $0["date"] as? String == day })
+        #expect(seeded["server"] as? Int == 12345 && seeded["action"] as? String == "overwrite")
+        #expect(days.filter { $0["action"] as? String == "write" }.count == days.count - 1)
+        #expect((plan["counts"] as? [String: Any])?["write"] as? Int == days.count - 1)
+
+        let csv = try Self.stepimport(export + " --plan --format csv")
+        let lines = String(decoding: csv.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines.first == "date,local_steps,server_steps,action,reason")
+        #expect(lines.count == days.count + 1)
+        #expect(lines.contains { $0.hasPrefix("\(day),") && $0.hasSuffix(",12345,overwrite,") })
+
+        // --dry-run --format json: each request's exact body, one per line.
+        let dry = try Self.stepimport(export + " --dry-run --format json")
+        let bodies = String(decoding: dry.stdout, as: UTF8.self).split(separator: "\n")
+        #expect(bodies.count == 2, "91 days in the window: 2 requests")
+        let sent = try bodies.flatMap { body in
+            try #require((try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])?["days"] as? [[String: Any]])
+        }
+        #expect(sent.count == days.count)
+        #expect(try server.requestCount("POST /v1/trainee/health/days") == 0, "nothing was written")
+    }
+
     @Test func keepExistingPostsOnlyTheDaysTheServerLacks() throws {
         let yesterday = String(decoding: try CommandRunner.run("TZ=Europe/Berlin date -d yesterday +%F").stdout, as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -256,13 +289,20 @@ import Testing
     }
 
     @Test func configurationIsCheckedBeforeAnyParsing() throws {
+        // No zone, and an export that does not exist: the configuration error comes first.
+        for command in ["--post --send-all", "--post --plan", "--post --dry-run"] {
+            let noZone = try Self.stepimport("apple no-such-export.zip \(command) --api-url http://127.0.0.1:9")
+            #expect(noZone.status == 78, "\(command): \(noZone.stderr)")
+            #expect(noZone.stderr.contains("--post needs the trainee's time zone: pass --tz ZONE"))
+            #expect(noZone.stdout.isEmpty)
+        }
         // No token, and an export that does not exist: the configuration error comes first.
-        let noToken = try Self.stepimport("apple no-such-export.zip --post --api-url http://127.0.0.1:9", env: "-u STEPIMPORT_TOKEN")
+        let noToken = try Self.stepimport("apple no-such-export.zip --post --tz UTC --api-url http://127.0.0.1:9", env: "-u STEPIMPORT_TOKEN")
         #expect(noToken.status == 78)
         #expect(noToken.stderr.contains("no token"))
-        let insecure = try Self.stepimport("apple no-such-export.zip --post --api-url http://api.example.com")
+        let insecure = try Self.stepimport("apple no-such-export.zip --post --tz UTC --api-url http://api.example.com")
         #expect(insecure.status == 78)
-        let noURL = try Self.stepimport("apple no-such-export.zip --post", env: "-u STEPIMPORT_API_URL STEPIMPORT_TOKEN=x")
+        let noURL = try Self.stepimport("apple no-such-export.zip --post --tz UTC", env: "-u STEPIMPORT_API_URL STEPIMPORT_TOKEN=x")
         #expect(noURL.status == 78)
         let tokenFlag = try Self.stepimport("apple x.zip --post --token abc --api-url http://127.0.0.1:9")
         #expect(tokenFlag.status == 64)
@@ -273,7 +313,7 @@ import Testing
         let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin"])
         let tokenFile = server.folder.appendingPathComponent("token").path
         try Data("\(Self.token)\n".utf8).write(to: URL(fileURLWithPath: tokenFile))
-        let result = try Self.stepimport("hc samples/hc-react-native.json --post --send-all --token-file '\(tokenFile)' --api-url \(server.url)",
+        let result = try Self.stepimport("hc samples/hc-react-native.json --post --tz Europe/Berlin --send-all --token-file '\(tokenFile)' --api-url \(server.url)",
                                          env: "-u STEPIMPORT_TOKEN")
         // The sample's days are in 2025: far outside the window, so the server skips them all.
         #expect(result.status == 76)

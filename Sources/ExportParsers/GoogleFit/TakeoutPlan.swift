@@ -20,12 +20,14 @@ struct TakeoutPlan: Equatable {
     let ignored: [String]
 
     /// The plan for these entry or file names, or nil when none of them is Takeout Fit step data.
-    static func choose(_ names: [String]) -> TakeoutPlan? {
+    /// `folderName` is the name of the folder the names are in, when it is one (`All Data`, given
+    /// itself): a name without a folder of its own is taken to be in it.
+    static func choose(_ names: [String], inFolderNamed folderName: String? = nil) -> TakeoutPlan? {
         var summaries: [String] = []
         var perDay: [String] = []
         var streams: [String] = []
         for name in names {
-            switch part(of: name) {
+            switch part(of: name, inFolderNamed: folderName) {
             case .dailySummary: summaries.append(name)
             case .perDayCSV: perDay.append(name)
             case .stepStream: streams.append(name)
@@ -56,11 +58,12 @@ struct TakeoutPlan: Equatable {
         case stepStream
     }
 
-    /// The part of Takeout's step data this entry or file name is, or nil.
-    static func part(of name: String) -> Part? {
+    /// The part of Takeout's step data this entry or file name is, or nil; a name without a
+    /// folder of its own is taken to be in `folderName` (the folder given itself), when there is one.
+    static func part(of name: String, inFolderNamed folderName: String? = nil) -> Part? {
         let parts = name.split(separator: "/").map(String.init)
         guard let file = parts.last else { return nil }
-        let folder = parts.count >= 2 ? parts[parts.count - 2].lowercased() : ""
+        let folder = parts.count >= 2 ? parts[parts.count - 2].lowercased() : (folderName?.lowercased() ?? "")
         let lowerFile = file.lowercased()
         if (folder == "daily activity metrics" && lowerFile == "daily activity metrics.csv")
             || (folder == "daily aggregations" && lowerFile == "daily summaries.csv") {

@@ -6,8 +6,10 @@ extension HealthConnectImport.Reader {
     /// Picks what to read among the members of a zip or folder, and reads it.
     mutating func readMembers(_ container: InputContainer, depth: Int) throws(ExportError) {
         let members = container.members
-        if let plan = TakeoutPlan.choose(members.map(\.name)) {
-            try readTakeout(plan, members, container: container.location)
+        // A folder given itself (`Takeout/Fit/All Data/`) names the folder its files are in.
+        let folderName = container.isZip ? nil : URL(fileURLWithPath: container.location.path).lastPathComponent
+        if let plan = TakeoutPlan.choose(members.map(\.name), inFolderNamed: folderName) {
+            try readTakeout(plan, members, container: container.location, folderName: folderName)
             return
         }
         var databases: [InputMember] = []
@@ -86,10 +88,11 @@ extension HealthConnectImport.Reader {
 
     /// Notes which of Takeout's copies of the steps are present (the streams' heads say which
     /// stream each holds), and which is read.
-    private mutating func takeStock(of plan: TakeoutPlan, _ byName: [String: InputMember]) throws(ExportError) {
+    private mutating func takeStock(of plan: TakeoutPlan, _ byName: [String: InputMember],
+                                    folderName: String?) throws(ExportError) {
         var parts = ExportInventory.TakeoutParts()
         for name in plan.files + plan.ignored {
-            switch TakeoutPlan.part(of: name) {
+            switch TakeoutPlan.part(of: name, inFolderNamed: folderName) {
             case .dailySummary: parts.dailySummaries.append(name)
             case .perDayCSV: parts.perDayCSVs.append(name)
             case .stepStream:
@@ -105,12 +108,13 @@ extension HealthConnectImport.Reader {
         inventory?.takeout = parts
     }
 
-    mutating func readTakeout(_ plan: TakeoutPlan, _ members: [InputMember], container: InputLocation) throws(ExportError) {
+    mutating func readTakeout(_ plan: TakeoutPlan, _ members: [InputMember], container: InputLocation,
+                              folderName: String? = nil) throws(ExportError) {
         let byName = Dictionary(members.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var chosen = plan.files.compactMap { byName[$0] }
         var otherStreams: [String] = []
         if inventory != nil {
-            try takeStock(of: plan, byName)
+            try takeStock(of: plan, byName, folderName: folderName)
         }
         if plan.tier == .rawStreams {
             // Only the estimated_steps stream matches Fit's totals; the file names do not say which is which.

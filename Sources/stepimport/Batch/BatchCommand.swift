@@ -29,7 +29,7 @@ struct BatchCommand {
         }
         let manifest: BatchManifest
         do {
-            manifest = try BatchManifest(contentsOf: manifestPath, environment: environment)
+            manifest = try BatchManifest(contentsOf: manifestPath, environment: environment, needsTokens: options.needsTokens)
         } catch {
             diagnostics.error(error.description)
             return ExitStatus(for: error)

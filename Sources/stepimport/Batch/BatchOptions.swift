@@ -42,6 +42,12 @@ struct BatchOptions {
         return settings
     }
 
+    /// Whether the server is read or written (`--post`, `--plan`), so every account needs its token.
+    var needsTokens: Bool {
+        guard let post else { return false }
+        return !post.dryRun
+    }
+
     /// Whether this run posts for real, and so keeps a journal.
     var keepsJournal: Bool {
         guard let post else { return false }

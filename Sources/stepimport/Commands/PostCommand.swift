@@ -9,13 +9,23 @@ import Platform
 struct PostCommand {
     let options: PostOptions
     let configuration: UploadConfiguration
-    /// The trainee's zone, for the server's window: `--tz`, else this machine's.
+    /// The trainee's zone (`--tz`), which the server files days in: the days are counted in it,
+    /// and the server's window is today in it.
     let traineeZone: TimeZone
     let diagnostics: Diagnostics
     let quiet: Bool
+    /// How `--plan` and `--dry-run` print (`--format`).
+    let format: OutputFormat
 
     /// Resolves the configuration before any parsing work, so that a missing token fails at once.
-    static func prepare(_ options: PostOptions, zone: ZoneRule, diagnostics: Diagnostics, quiet: Bool) throws(CommandError) -> PostCommand {
+    static func prepare(_ options: PostOptions, zone: ZoneRule, format: OutputFormat, diagnostics: Diagnostics,
+                        quiet: Bool) throws(CommandError) -> PostCommand {
+        // The server files each day in the trainee's zone: days counted in another (the samples'
+        // own offsets, or this machine's zone for the window) land on the wrong dates.
+        guard case .zone(let traineeZone) = zone else {
+            throw .upload(.configuration("--post needs the trainee's time zone: pass --tz ZONE (as in --tz Europe/Berlin); "
+                                         + "the server files each day in that zone, and days counted in another land on the wrong dates"))
+        }
         let configuration: UploadConfiguration
         do {
             configuration = try UploadConfiguration.resolve(
@@ -24,10 +34,8 @@ struct PostCommand {
         } catch {
             throw .upload(error)
         }
-        let traineeZone: TimeZone
-        if case .zone(let zone) = zone { traineeZone = zone } else { traineeZone = TimeZone.current }
         return PostCommand(options: options, configuration: configuration, traineeZone: traineeZone,
-                           diagnostics: diagnostics, quiet: quiet)
+                           diagnostics: diagnostics, quiet: quiet, format: format)
     }
 
     func run(_ days: [DayTotal]) throws(CommandError) {
@@ -49,14 +57,14 @@ struct PostCommand {
             var report = prepared.report
             if options.plan {
                 report.outcome = .plan
-                try write(PlanTable.render(prepared, zone: traineeZone))
+                try write(PlanTable.render(prepared, zone: traineeZone, format: format))
                 summarize(report, plan: prepared.plan)
                 try writeReport(report)
                 return
             }
             if options.dryRun {
                 report.outcome = .dryRun
-                try write(PlanTable.renderBatches(prepared.plan))
+                try write(PlanTable.renderBatches(prepared.plan, format: format))
                 summarize(report, plan: prepared.plan)
                 try writeReport(report)
                 return

@@ -1,3 +1,4 @@
+import BackendUpload
 import ExportParsers
 import Foundation
 import HealthDays
@@ -16,7 +17,8 @@ struct ReadCommand {
     func run() throws(CommandError) {
         // A missing token or URL fails before any parsing work.
         let post = try options.post.map { (postOptions) throws(CommandError) in
-            try PostCommand.prepare(postOptions, zone: options.zone, diagnostics: diagnostics, quiet: options.quiet)
+            try PostCommand.prepare(postOptions, zone: options.zone, format: options.format, diagnostics: diagnostics,
+                                    quiet: options.quiet)
         }
         let aggregator = DayAggregator(rule: options.zone)
         let meter = diagnostics.showsProgress && options.progress && !options.quiet ? ProgressMeter() : nil
@@ -34,10 +36,12 @@ struct ReadCommand {
             throw .export(error)
         }
         let range = DayRange(since: options.since, until: options.until)
-        let days = aggregator.dayTotals(in: range.closedRange)
+        let allDays = aggregator.dayTotals(in: nil)
+        let days = range.closedRange.map { range in allDays.filter { range.contains($0.date) } } ?? allDays
         let statistics = aggregator.statistics
         if let post {
             report(result, statistics, days: days, seconds: Date().timeIntervalSince(started))
+            reportFiltered(all: allDays, kept: days)
             try post.run(days)
             return
         }
@@ -50,6 +54,45 @@ struct ReadCommand {
             throw .output("cannot write the results to standard output: \(error)")
         }
         report(result, statistics, days: days, seconds: Date().timeIntervalSince(started))
+        reportFiltered(all: allDays, kept: days)
+        reportRefusals(days)
+    }
+
+    /// What `--since`/`--until` left out; a warning when they left nothing.
+    private func reportFiltered(all: [DayTotal], kept: [DayTotal]) {
+        let leftOut = all.count - kept.count
+        guard options.since != nil || options.until != nil, leftOut > 0 else { return }
+        let before = all.filter { day in options.since.map { day.date < $0 } ?? false }
+        let after = all.filter { day in options.until.map { day.date > $0 } ?? false }
+        var parts: [String] = []
+        if let first = before.first, let last = before.last {
+            parts.append("\(Plural.count(before.count, "day")) before \(options.since!) (\(first.date) to \(last.date))")
+        }
+        if let first = after.first, let last = after.last {
+            parts.append("\(Plural.count(after.count, "day")) after \(options.until!) (\(first.date) to \(last.date))")
+        }
+        let message = "--since/--until left out \(Plural.count(leftOut, "day")) with steps of \(all.count): "
+            + parts.joined(separator: " and ")
+        if kept.isEmpty {
+            diagnostics.warn(message)
+        } else if !options.quiet {
+            diagnostics.note(message)
+        }
+    }
+
+    /// Days the server would refuse or that cannot be true: kept in the output, listed on stderr
+    /// (`--post` holds them and says so itself).
+    private func reportRefusals(_ days: [DayTotal]) {
+        let zone: TimeZone
+        if case .zone(let given) = options.zone { zone = given } else { zone = TimeZone.current }
+        let today = UploadRules.today(in: zone)
+        let refused = days.compactMap { day in UploadRules.refusal(of: day, today: today).map { (day, $0) } }
+        guard !refused.isEmpty else { return }
+        diagnostics.warn("\(Plural.count(refused.count, "day")) the server would refuse or that cannot be true "
+                         + "(kept in the output; --post does not send \(refused.count == 1 ? "it" : "them")):")
+        for (day, refusal) in refused {
+            diagnostics.write("  \(day.date) (\(day.steps) steps): \(refusal.words(for: day))\n")
+        }
     }
 
     private func zoneDescription(_ statistics: AggregationStats) -> String {

@@ -105,15 +105,15 @@ extension ReadRequest {
         .tokenFile,
         .caCertificate(help: "Trust this CA (PEM) instead of the system's."),
         .note("--tz", help: .asWritten("""
-            Also the trainee's zone for the server's window (days
-            older than 90 days or more than a day ahead are skipped
-            by the server, so they are not sent). Default: this
-            machine's zone.
+            Required: the trainee's zone, which the server files
+            days in. Days are counted in it, and the server's window
+            is today in it (days older than 90 days or more than a
+            day ahead are skipped by the server, so not sent).
             """)),
-        .sendAll(help: "Send days outside the window too."),
-        .plan(help: "Show, per day, the server's value and the new one, and what a post would do. Writes nothing."),
+        .sendAll(help: "Send days older than the window too (never days more than one day ahead)."),
+        .plan(help: "Show, per day, the server's value and the new one, and what a post would do. Writes nothing. With --format json or csv, rows for programs."),
         .keepExisting(help: "Post only the days the server has no value for (never overwrite a hand-typed value)."),
-        .dryRun(help: "Show the requests that would be sent; send nothing."),
+        .dryRun(help: "Show the requests that would be sent; send nothing. With --format json, each request's exact body on a line; csv, request,date,steps rows."),
         .retries(help: .asWritten("""
             Retries per request for 429, 5xx, time-outs and dropped
             connections, with backoff and Retry-After (default 5).

@@ -96,7 +96,7 @@ struct InspectionRenderer {
             line("Refused days", "none")
         } else {
             line("Refused days", "\(inspection.refused.count) the server would refuse or that cannot be true:")
-            out += grid(["Date", "Steps", "Why"], inspection.refused.map { [String(describing: $0.day.date), String($0.day.steps), $0.refusal.words] },
+            out += grid(["Date", "Steps", "Why"], inspection.refused.map { [String(describing: $0.day.date), String($0.day.steps), $0.refusal.words(for: $0.day)] },
                         rightAligned: [1])
         }
         return out
@@ -179,7 +179,7 @@ struct InspectionRenderer {
         field("zone", string(inspection.zone.jsonName))
         field("refusedDays", "[" + inspection.refused.map { entry in
             "{\"date\":\"\(entry.day.date)\",\"steps\":\(entry.day.steps),\"reason\":\"\(entry.refusal.code)\","
-                + "\"words\":\(string(entry.refusal.words))}"
+                + "\"words\":\(string(entry.refusal.words(for: entry.day)))}"
         }.joined(separator: ",") + "]")
         return "{" + fields.joined(separator: ",") + "}\n"
     }

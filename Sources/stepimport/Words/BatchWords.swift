@@ -10,7 +10,7 @@ extension AccountFailure {
             return error.message
         case .token(let error), .upload(let error):
             if case .unauthorized(let status, let text) = error {
-                return "the server refused the account's token (\(status))\(text.isEmpty ? "" : ": \(text)"); check its \(account.token)"
+                return "the server refused the account's token (\(status))\(text.isEmpty ? "" : ": \(text)"); check its \(account.token.map(String.init(describing:)) ?? "token")"
             }
             return error.message
         }

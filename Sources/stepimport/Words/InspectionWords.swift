@@ -2,18 +2,9 @@ import BackendUpload
 import ExportParsers
 import HealthDays
 
-/// A day the server would refuse, in this command line's words (`stepimport inspect`).
+/// A day the server would refuse, for scripts (`stepimport inspect --format json`). Its sentence is
+/// `DayRefusal.words(for:)`, the one the stderr list of `apple` and `hc` and the upload plan give.
 extension DayRefusal {
-    /// Why, in a few words, e.g. "over 100000 steps, the most the server takes for a day".
-    var words: String {
-        switch self {
-        case .negativeSteps: return "negative steps (a correction larger than the day)"
-        case .overDailyMaximum: return "over \(UploadRules.maxDailySteps) steps, the most the server takes for a day"
-        case .beforeEarliestDay: return "before \(UploadRules.earliestDay): a device clock that was never set"
-        case .inTheFuture(let today): return "more than one day after today (\(today)): a device clock set ahead"
-        }
-    }
-
     /// A stable name for scripts (`--format json`).
     var code: String {
         switch self {

@@ -10,4 +10,14 @@ extension PlanAction {
         case .write: return "write"
         }
     }
+
+    /// The action as `--plan --format json|csv` names it.
+    var code: String {
+        switch self {
+        case .keep: return "keep"
+        case .same: return "same"
+        case .overwrite: return "overwrite"
+        case .write: return "write"
+        }
+    }
 }
