@@ -20,9 +20,10 @@ import Testing
 
     @Test func stepimportCommands() throws {
         let program = Invocation.program
-        #expect(program.commands.map(\.name) == ["apple", "hc", "batch"])
+        #expect(program.commands.map(\.name) == ["apple", "hc", "inspect", "batch"])
         try check(ReadRequest.apple, in: program, start: ReadRequest(), base: ["export.zip"])
         try check(ReadRequest.healthConnect, in: program, start: ReadRequest(), base: ["export.zip"])
+        try check(InspectRequest.command, in: program, start: InspectRequest(), base: ["export.zip"])
         try check(BatchRequest.command, in: program, start: BatchRequest(), base: ["accounts.csv"])
     }
 
