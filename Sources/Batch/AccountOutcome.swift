@@ -30,6 +30,8 @@ public struct AccountOutcome: Sendable {
     public var totalSteps = 0
     /// Step records skipped as invalid (`InvalidRecordPolicy.skip`).
     public var skippedRecords = 0
+    /// Records left out by source (`--exclude-source`, `exclude_sources`), per source.
+    public var excludedSources: [SourceExclusion.Excluded] = []
     /// Days meant for the server after the checks.
     public var daysToSend = 0
     public var daysSent = 0

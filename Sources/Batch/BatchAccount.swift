@@ -49,9 +49,11 @@ public struct BatchAccount: Equatable, Sendable {
     public let zone: TimeZone
     /// The zone as the manifest names it (Foundation calls `UTC` `GMT`), for reports.
     public let zoneName: String
+    /// Sources left out of this account (its `exclude_sources` cell), beside the batch's own.
+    public let excludedSources: [SourcePattern]
 
     public init(line: Int, account: String, file: String, relativeFile: String, kind: Kind,
-                token: TokenSource?, zone: TimeZone, zoneName: String? = nil) {
+                token: TokenSource?, zone: TimeZone, zoneName: String? = nil, excludedSources: [SourcePattern] = []) {
         self.line = line
         self.account = account
         self.file = file
@@ -60,6 +62,7 @@ public struct BatchAccount: Equatable, Sendable {
         self.token = token
         self.zone = zone
         self.zoneName = zoneName ?? zone.identifier
+        self.excludedSources = excludedSources
     }
 
     /// The label fit to show on a terminal or in a table: control characters escaped.

@@ -26,6 +26,8 @@ public struct BatchManifest: Sendable {
         public static let tokenFile = "token_file"
         public static let tokenEnv = "token_env"
         public static let tz = "tz"
+        /// Optional: sources to leave out of this account, patterns separated by `;`.
+        public static let excludeSources = "exclude_sources"
     }
 
     /// Reads and checks the manifest at `path`.
@@ -183,10 +185,28 @@ extension BatchManifest {
             let kind = checkKind(line, value(Column.kind))
             let token = checkToken(line, account: account, file: value(Column.tokenFile), env: value(Column.tokenEnv))
             let zone = checkZone(line, value(Column.tz))
+            let excluded = checkExcludedSources(line, value(Column.excludeSources))
             guard problems.count == problemsBefore, let account, let file, let kind, token != nil || !needsTokens,
                   let zone else { return }
             accounts.append(BatchAccount(line: line, account: account, file: file.resolved, relativeFile: file.given,
-                                         kind: kind, token: token, zone: zone, zoneName: value(Column.tz)))
+                                         kind: kind, token: token, zone: zone, zoneName: value(Column.tz),
+                                         excludedSources: excluded))
+        }
+
+        /// The `exclude_sources` cell: patterns separated by `;` (a `;` in a name is `[;]`).
+        private mutating func checkExcludedSources(_ line: Int, _ cell: String?) -> [SourcePattern] {
+            guard let cell, !cell.isEmpty else { return [] }
+            var patterns: [SourcePattern] = []
+            for part in cell.split(separator: ";", omittingEmptySubsequences: true) {
+                let text = part.trimmingCharacters(in: .whitespaces)
+                guard !text.isEmpty else { continue }
+                do throws(SourcePattern.Problem) {
+                    patterns.append(try SourcePattern(text))
+                } catch {
+                    problem(line, Column.excludeSources, "\(quoted(text)) is not a source name or pattern: \(error)")
+                }
+            }
+            return patterns
         }
 
         private mutating func problem(_ line: Int, _ column: String, _ message: String) {

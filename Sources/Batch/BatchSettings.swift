@@ -48,6 +48,9 @@ public struct BatchSettings: Sendable {
     /// Bytes of Apple XML per piece; nil for the default.
     public var pieceSize: Int?
     public var action: Action
+    /// Sources left out of every account before the day rule (`--exclude-source`); each account's
+    /// manifest row may add more.
+    public var excludedSources: [SourcePattern] = []
 
     public init(invalidRecords: InvalidRecordPolicy = .fail, parseWorkers: Int? = nil, pieceSize: Int? = nil,
                 action: Action = .summarize) {

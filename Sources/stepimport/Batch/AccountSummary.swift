@@ -4,7 +4,12 @@ import HealthDays
 /// How one finished account reads in a line.
 enum AccountSummary {
     static func line(_ outcome: AccountOutcome, options: BatchOptions) -> String {
-        let read = "\(outcome.kind ?? "?"), \(Plural.count(outcome.daysParsed, "day")) with steps"
+        var read = "\(outcome.kind ?? "?"), \(Plural.count(outcome.daysParsed, "day")) with steps"
+        if !outcome.excludedSources.isEmpty {
+            read += " (left out: " + outcome.excludedSources.map {
+                "\(Plural.count($0.records, "record")) of \($0.source.escapingControlCharacters())"
+            }.joined(separator: ", ") + ")"
+        }
         guard let post = options.post else {
             guard let first = outcome.firstDay, let last = outcome.lastDay else { return "done: \(read)" }
             return "done: \(read), \(first) to \(last), \(outcome.totalSteps) steps"

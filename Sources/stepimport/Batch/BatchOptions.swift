@@ -29,6 +29,7 @@ struct BatchOptions {
     func settings(apiURL: String?, tuning: Tuning) -> BatchSettings {
         var settings = BatchSettings(invalidRecords: read.skipInvalid ? .skip : .fail,
                                      parseWorkers: tuning.parseWorkers ?? (jobs > 1 ? 0 : nil), pieceSize: tuning.pieceSize)
+        settings.excludedSources = read.excludedSources
         if let post {
             if let apiURL, !post.dryRun {
                 let upload = BatchSettings.Upload(apiURL: apiURL, caCertificateFile: post.caCertificateFile,

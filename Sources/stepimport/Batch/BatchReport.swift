@@ -22,6 +22,13 @@ struct BatchReport: Encodable {
         let keep: Int
     }
 
+    /// Records of one source left out of an account (`--exclude-source`, `exclude_sources`).
+    struct Excluded: Encodable {
+        let source: String
+        let pattern: String
+        let records: Int
+    }
+
     /// One account's line of the report.
     struct Account: Encodable {
         let account: String
@@ -36,6 +43,8 @@ struct BatchReport: Encodable {
         let lastDay: String?
         let totalSteps: Int?
         let skippedRecords: Int
+        /// Records left out by source: `{"source","pattern","records"}`.
+        let excludedSources: [Excluded]
         let daysToSend: Int
         let daysSent: Int
         let daysWritten: Int
@@ -111,7 +120,11 @@ struct BatchReport: Encodable {
                     status: outcome.status.rawValue, format: outcome.format, daysParsed: outcome.daysParsed,
                     firstDay: outcome.firstDay?.description, lastDay: outcome.lastDay?.description,
                     totalSteps: summarizing && outcome.status == .done ? outcome.totalSteps : nil,
-                    skippedRecords: outcome.skippedRecords, daysToSend: outcome.daysToSend, daysSent: outcome.daysSent,
+                    skippedRecords: outcome.skippedRecords,
+                    excludedSources: outcome.excludedSources.map {
+                        Excluded(source: $0.source, pattern: $0.pattern.text, records: $0.records)
+                    },
+                    daysToSend: outcome.daysToSend, daysSent: outcome.daysSent,
                     daysWritten: outcome.daysWritten, daysNotSent: outcome.daysNotSent, requests: outcome.requests,
                     plan: outcome.plan.map { Plan(write: $0.write, overwrite: $0.overwrite, same: $0.same, keep: $0.keep) },
                     error: outcome.error, exitStatus: outcome.errorStatus?.rawValue,

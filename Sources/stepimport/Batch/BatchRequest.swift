@@ -33,6 +33,11 @@ extension BatchRequest {
                 days parsed, sent, written and not sent, and the error.
                 """)) { $0.options.reportFile = $1 },
             .skipInvalid(help: .asWritten("Skip step records that cannot be read, and report them.")).usage(.helpOnly),
+            .excludeSource(help: .asWritten("""
+                Leave this source out for every account (a pattern as in
+                apple and hc); the manifest's exclude_sources column adds
+                more per account.
+                """)).usage(.helpOnly),
             .quiet(help: "Print only failures and the table.").usage(.helpOnly),
             .noProgress(help: "Print no progress line (it is redrawn on a terminal; in a log, a tally line is written every 10 seconds).")
                 .usage(.helpOnly),

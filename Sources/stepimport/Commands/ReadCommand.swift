@@ -21,6 +21,8 @@ struct ReadCommand {
                                     quiet: options.quiet)
         }
         let aggregator = DayAggregator(rule: options.zone)
+        let exclusion = options.excludedSources.isEmpty ? nil
+            : SourceExclusion(patterns: options.excludedSources, next: aggregator)
         let meter = diagnostics.showsProgress && options.progress && !options.quiet ? ProgressMeter() : nil
         let progress = meter.map { meter in { (done: Int64, total: Int64?) in meter.update(done: done, total: total) } }
         let started = Date()
@@ -30,7 +32,7 @@ struct ReadCommand {
         let result: ImportResult
         do throws(ExportError) {
             defer { meter?.clear() }
-            result = try ExportImporter.open(path: path, as: choice).read(into: aggregator, options: importOptions)
+            result = try ExportImporter.open(path: path, as: choice).read(into: exclusion ?? aggregator, options: importOptions)
             try aggregator.finish()
         } catch {
             throw .export(error)
@@ -41,6 +43,7 @@ struct ReadCommand {
         let statistics = aggregator.statistics
         if let post {
             report(result, statistics, days: days, seconds: Date().timeIntervalSince(started))
+            reportExcluded(exclusion)
             reportFiltered(all: allDays, kept: days)
             try post.run(days)
             return
@@ -54,8 +57,26 @@ struct ReadCommand {
             throw .output("cannot write the results to standard output: \(error)")
         }
         report(result, statistics, days: days, seconds: Date().timeIntervalSince(started))
+        reportExcluded(exclusion)
         reportFiltered(all: allDays, kept: days)
         reportRefusals(days)
+    }
+
+    /// What `--exclude-source` left out; a warning for a pattern that matched nothing (a typo
+    /// would otherwise leave the source in without a word).
+    private func reportExcluded(_ exclusion: SourceExclusion?) {
+        guard let exclusion else { return }
+        if !options.quiet {
+            for left in exclusion.excluded {
+                let how = left.pattern.text == left.source ? "" : " (matched \(left.pattern.text.escapingControlCharacters()))"
+                diagnostics.note("--exclude-source left out \(Plural.count(left.records, "record")) of "
+                                 + "\(left.source.escapingControlCharacters())\(how)")
+            }
+        }
+        for pattern in exclusion.unmatchedPatterns {
+            diagnostics.warn("--exclude-source \(pattern.text.escapingControlCharacters()) matched no source; "
+                             + "--by-source shows the names")
+        }
     }
 
     /// What `--since`/`--until` left out; a warning when they left nothing.

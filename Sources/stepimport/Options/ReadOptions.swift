@@ -9,6 +9,8 @@ struct ReadOptions {
     var since: LocalDate?
     var until: LocalDate?
     var skipInvalid = false
+    /// `--exclude-source`: sources left out before the day rule.
+    var excludedSources: [SourcePattern] = []
     var quiet = false
     var progress = true
     /// `hc --input-format`: nil to detect.

@@ -17,6 +17,17 @@ extension Option where Options: ReadingRequest {
         .flag("-q", "--quiet", help: help) { $0.read.quiet = true }
     }
 
+    /// `--exclude-source PATTERN`, any number of times.
+    static func excludeSource(help: HelpProse) -> Option {
+        .repeatable("--exclude-source", value: "name", help: help) { (request, text) throws(Rejection) in
+            do throws(SourcePattern.Problem) {
+                request.read.excludedSources.append(try SourcePattern(text))
+            } catch {
+                throw Rejection("--exclude-source '\(text)': \(error)")
+            }
+        }
+    }
+
     static func noProgress(help: HelpProse) -> Option {
         .flag("--no-progress", help: help) { $0.read.progress = false }
     }
