@@ -21,9 +21,13 @@ public struct ImportOptions {
     public var pieceSize: Int?
     /// Called after each chunk with the bytes read so far and the total when known.
     public var progress: ((Int64, Int64?) -> Void)?
+    /// Also take stock of what the export holds besides steps (`ImportResult.inventory`, for
+    /// `stepimport inspect`); off by default, so that the totals pay nothing for it.
+    public var takesInventory: Bool
 
     public init(invalidRecords: InvalidRecordPolicy = .fail, parseWorkers: Int? = nil, pieceSize: Int? = nil,
-                progress: ((Int64, Int64?) -> Void)? = nil) {
+                progress: ((Int64, Int64?) -> Void)? = nil, takesInventory: Bool = false) {
+        self.takesInventory = takesInventory
         self.invalidRecords = invalidRecords
         self.parseWorkers = parseWorkers
         self.pieceSize = pieceSize
@@ -37,6 +41,8 @@ public struct ImportResult {
     public let kind: ExportKind
     /// What was read and how, the same for every format.
     public let summary: ImportSummary
+    /// What the export holds besides steps, when `ImportOptions.takesInventory` asked; else nil.
+    public var inventory: ExportInventory? = nil
 }
 
 /// The one importer: an input and a choice of reader in; samples into a sink and a summary out.
@@ -87,11 +93,13 @@ public struct ExportImporter {
     public func read(into sink: StepSink, options: ImportOptions = ImportOptions()) throws(ExportError) -> ImportResult {
         switch located {
         case .apple(let stream):
-            return ImportResult(kind: kind, summary: try AppleHealthImport.read(stream, into: sink, options: options).importSummary)
+            let apple = try AppleHealthImport.read(stream, into: sink, options: options)
+            return ImportResult(kind: kind, summary: apple.importSummary,
+                                inventory: options.takesInventory ? apple.inventory : nil)
         case .healthConnect(let input, let forced):
-            return ImportResult(kind: kind,
-                                summary: try HealthConnectImport.read(input, into: sink, format: forced, options: options,
-                                                                      limits: limits))
+            let (summary, inventory) = try HealthConnectImport.readTakingStock(input, into: sink, format: forced,
+                                                                              options: options, limits: limits)
+            return ImportResult(kind: kind, summary: summary, inventory: inventory)
         }
     }
 }

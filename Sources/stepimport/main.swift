@@ -38,6 +38,14 @@ func run() -> ExitStatus {
                                 options: options, diagnostics: diagnostics))
     case .batch(let manifest, let options):
         return BatchCommand(manifestPath: manifest, options: options, diagnostics: diagnostics).run()
+    case .inspect(let path, let request):
+        do {
+            try InspectCommand(path: path, request: request, diagnostics: diagnostics).run()
+            return .success
+        } catch {
+            diagnostics.error(error.description)
+            return ExitStatus(for: error)
+        }
     }
 }
 

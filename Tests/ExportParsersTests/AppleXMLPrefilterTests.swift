@@ -167,3 +167,44 @@ import TestSupport
         #expect(filter.skippedDoctype)
     }
 }
+
+/// The HealthKit export version, kept from the DOCTYPE comment the prefilter drops.
+@Suite struct AppleXMLPrefilterVersionTests {
+    static func version(of text: String, chunk: Int) -> String? {
+        var filter = AppleXMLPrefilter()
+        let bytes = Array(text.utf8)
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + chunk)
+            _ = filter.filter(Array(bytes[start..<end]), final: end == bytes.count)
+            start = end
+        }
+        return filter.healthKitExportVersion
+    }
+
+    static let head = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!-- a comment before the DOCTYPE: HealthKit Export Version: 99 -->
+        <!DOCTYPE HealthData [
+        <!-- another comment -->
+        <!ATTLIST Record value CDATA #IMPLIED>
+        <!--   HealthKit Export Version: 14   -->
+        <!-- HealthKit Export Version: 15 -->
+        ]>
+        <HealthData locale="en_US">
+        <!-- HealthKit Export Version: 77 -->
+        </HealthData>
+        """
+
+    @Test func theFirstVersionCommentOfTheInternalSubsetAtEveryChunkSize() {
+        for chunk in [1, 2, 3, 5, 7, 13, 64, 1000] {
+            #expect(Self.version(of: Self.head, chunk: chunk) == "14", "chunk \(chunk)")
+        }
+    }
+
+    @Test func noneWithoutSuchAComment() {
+        #expect(Self.version(of: "<HealthData><!-- HealthKit Export Version: 3 --></HealthData>", chunk: 4) == nil)
+        #expect(Self.version(of: "<!DOCTYPE HealthData [ <!-- HealthKit Export Version: --> ]><HealthData/>", chunk: 4) == nil)
+        #expect(Self.version(of: "<!DOCTYPE HealthData [ <!-- HealthKit Export -->]><HealthData/>", chunk: 4) == nil)
+    }
+}

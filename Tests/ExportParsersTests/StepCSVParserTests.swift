@@ -347,18 +347,20 @@ import TestSupport
         let error = try #require(Self.failure("time,heart_rate,device\n2024-05-01T08:00:00Z,61,watch\n"))
         #expect(error.kind == .wrongKind)
         #expect(error.line == 1)
-        for expected in ["\"time\", \"heart_rate\", \"device\"", "step record CSV (start", "day total CSV (date",
-                         "Google Fit Takeout daily summary CSV (Date, Step count", "YYYY-MM-DD.csv"] {
+        for expected in ["\n  columns found: \"time\", \"heart_rate\", \"device\"\n", "\n    step record CSV: start",
+                         "\n    day total CSV: date", "\n    Google Fit Takeout daily summary CSV: Date, Step count",
+                         "YYYY-MM-DD.csv"] {
             #expect(error.message.contains(expected), "\(expected) in \(error.message)")
         }
+        #expect(error.message.split(separator: "\n").allSatisfy { $0.count < 300 }, "one line per part, none of 800 characters")
         let partial = try #require(Self.failure("startTime,steps,app\n"))
-        #expect(partial.message.hasSuffix("For step records, no end column was found"))
+        #expect(partial.message.hasPrefix("a CSV file whose header fits none of the step CSV layouts: for step records, no end column was found\n"))
     }
 
     @Test func otherSeparatorsAndUTF16AreNamed() throws {
         let semicolons = try #require(Self.failure("date;steps\n2024-01-01;5\n"))
         #expect(semicolons.kind == .wrongKind)
-        #expect(semicolons.message.hasSuffix("separated by semicolons, not commas: save the file as CSV with commas"))
+        #expect(semicolons.message.contains("separated by semicolons, not commas (save the file as CSV with commas)\n"))
         let tabs = try #require(Self.failure("start\tend\tcount\n"))
         #expect(tabs.message.contains("separated by tabs"))
 

@@ -14,6 +14,8 @@ public struct AppleImportSummary: Sendable {
     public let droppedControlCharacters: Int
     /// Whether the internal DTD was removed before parsing.
     public let skippedDoctype: Bool
+    /// The `HealthKit Export Version` named in the DOCTYPE, as written; nil when there was none.
+    public var healthKitExportVersion: String? = nil
 }
 
 /// Reads an Apple Health export end to end: locate the XML, filter it, parse it, feed the samples on.
@@ -48,16 +50,19 @@ public enum AppleHealthImport {
                             options: ImportOptions = ImportOptions()) throws(ExportError) -> AppleImportSummary {
         let workers = options.parseWorkers ?? defaultParseWorkers
         if workers <= 0 {
-            return try readOnThisThread(stream, into: sink, invalidRecords: options.invalidRecords, progress: options.progress)
+            return try readOnThisThread(stream, into: sink, invalidRecords: options.invalidRecords,
+                                        takesCensus: options.takesInventory, progress: options.progress)
         }
         return try readInPieces(stream, into: sink, invalidRecords: options.invalidRecords, workers: workers,
-                                pieceSize: options.pieceSize ?? defaultPieceSize, progress: options.progress)
+                                pieceSize: options.pieceSize ?? defaultPieceSize, takesCensus: options.takesInventory,
+                                progress: options.progress)
     }
 
     /// Reads (and inflates) and filters on a second thread, parses on this one.
     static func readOnThisThread(_ stream: ByteStream, into sink: StepSink, invalidRecords: InvalidRecordPolicy,
+                                 takesCensus: Bool = false,
                                  progress: ((Int64, Int64?) -> Void)?) throws(ExportError) -> AppleImportSummary {
-        let parser = AppleHealthParser(sink: sink, invalidRecords: invalidRecords)
+        let parser = AppleHealthParser(sink: sink, invalidRecords: invalidRecords, takesCensus: takesCensus)
         let location = stream.location
         let readAhead = FilteredReadAhead(stream: stream, chunkSize: chunkSize)
         var total: Int64 = 0
@@ -83,7 +88,8 @@ public enum AppleHealthImport {
         let filter = readAhead.stop()
         return AppleImportSummary(location: stream.location, bytesRead: total, parse: parser.statistics,
                                   droppedControlCharacters: filter.droppedControlCharacters,
-                                  skippedDoctype: filter.skippedDoctype)
+                                  skippedDoctype: filter.skippedDoctype,
+                                  healthKitExportVersion: filter.healthKitExportVersion)
     }
 
     /// Reads, filters and cuts the XML into pieces on one thread and parses the pieces on `workers`
@@ -94,16 +100,18 @@ public enum AppleHealthImport {
     /// the one a single parse reports, at the same line and column.
     static func readInPieces(_ stream: ByteStream, into sink: StepSink, invalidRecords policy: InvalidRecordPolicy,
                              workers: Int, pieceSize: Int, readSize: Int = pieceReadSize, counts: PieceCounts? = nil,
+                             takesCensus: Bool = false,
                              progress: ((Int64, Int64?) -> Void)?) throws(ExportError) -> AppleImportSummary {
         let location = stream.location
         // libxml2's global set-up is not safe to run on several threads at once: do it here, once.
         xmlInitParser()
         let pieces = PieceParser<ApplePieceResult>(stream: stream, workers: workers, pieceSize: pieceSize,
                                                                 readSize: readSize) {
-            let worker = ApplePieceResult.Worker(policy: policy)
+            let worker = ApplePieceResult.Worker(policy: policy, takesCensus: takesCensus)
             return { bytes, piece in worker.parse(bytes, piece) }
         }
         var statistics = AppleParseStatistics()
+        if takesCensus { statistics.census = AppleRecordCensus() }
         // The file line the next piece starts on.
         var nextLine = 1
         // Parses in order from the first piece no worker could; nil while the workers keep up.
@@ -128,7 +136,8 @@ public enum AppleHealthImport {
                             parser = AppleHealthParser(sink: sink, invalidRecords: policy,
                                                        lineOffset: piece.index == 0 ? 0 : nextLine - 2,
                                                        rootLine: piece.frame?.rootLine ?? 1,
-                                                       byteShift: piece.filteredStart - Int64(prefix))
+                                                       byteShift: piece.filteredStart - Int64(prefix),
+                                                       takesCensus: takesCensus)
                             if piece.index > 0, let frame = piece.frame {
                                 try parser.feed(frame.prefix)
                             }
@@ -155,7 +164,8 @@ public enum AppleHealthImport {
         let (filter, rawBytes) = pieces.stop()
         return AppleImportSummary(location: location, bytesRead: rawBytes, parse: statistics,
                                   droppedControlCharacters: filter.droppedControlCharacters,
-                                  skippedDoctype: filter.skippedDoctype)
+                                  skippedDoctype: filter.skippedDoctype,
+                                  healthKitExportVersion: filter.healthKitExportVersion)
     }
 }
 
@@ -173,6 +183,9 @@ extension AppleParseStatistics {
         nestedStepRecords += other.nestedStepRecords
         skipped.add(other.skipped, lineShift: lineShift)
         if locale == nil { locale = other.locale }
+        if let other = other.census {
+            census?.add(other)
+        }
     }
 }
 

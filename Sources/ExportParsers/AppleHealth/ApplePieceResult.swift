@@ -32,8 +32,9 @@ struct ApplePieceResult: Sendable {
         private let parser: AppleHealthParser
         private var used = false
 
-        init(policy: InvalidRecordPolicy) {
-            parser = AppleHealthParser(sink: collector, invalidRecords: policy, lineOffset: 0, rootLine: 1)
+        init(policy: InvalidRecordPolicy, takesCensus: Bool = false) {
+            parser = AppleHealthParser(sink: collector, invalidRecords: policy, lineOffset: 0, rootLine: 1,
+                                       takesCensus: takesCensus)
         }
 
         /// Parses one piece: inside its frame unless it starts the document, closed with the root

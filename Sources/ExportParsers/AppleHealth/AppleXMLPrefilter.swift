@@ -50,6 +50,15 @@ public struct AppleXMLPrefilter: Sendable {
     public private(set) var skippedDoctype = false
     /// Where bytes were dropped, to place failures in the input.
     public private(set) var dropped = DroppedBytes()
+    /// The `N` of the `<!-- HealthKit Export Version: N -->` comment in the dropped DOCTYPE, as
+    /// written (trimmed); nil when there was none.
+    public private(set) var healthKitExportVersion: String?
+    /// The start of the comment of the internal subset being dropped, to find that version; only
+    /// the DOCTYPE's bytes go through it, never the body's.
+    private var subsetComment: [UInt8] = []
+    /// Bytes of a comment kept for that: the version comment is 37 bytes long.
+    private static let subsetCommentLimit = 64
+    private static let versionLabel: [UInt8] = Array("HealthKit Export Version:".utf8)
     /// Bytes written by earlier calls.
     private var emitted: Int64 = 0
 
@@ -207,6 +216,13 @@ public struct AppleXMLPrefilter: Sendable {
         case .internalSubset(let subset):
             keepLineBreak(byte, into: &output)
             let next = AppleXMLPrefilter.subset(after: byte, in: subset)
+            if case .comment = subset {
+                if case .comment = next {
+                    if subsetComment.count < AppleXMLPrefilter.subsetCommentLimit { subsetComment.append(byte) }
+                } else {
+                    noteSubsetComment()
+                }
+            }
             state = next.map { .internalSubset($0) } ?? .prolog
         case .body:
             preconditionFailure("body bytes take the fast path")
@@ -271,6 +287,23 @@ public struct AppleXMLPrefilter: Sendable {
             default: return .markup(opening: 0)
             }
         }
+    }
+
+    /// At the end of a comment of the internal subset: keeps the version it names, if it is
+    /// `HealthKit Export Version: N` (the first one wins).
+    private mutating func noteSubsetComment() {
+        defer { subsetComment.removeAll(keepingCapacity: true) }
+        guard healthKitExportVersion == nil else { return }
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        // The comment's text and the `--` that close it.
+        var text = subsetComment[...]
+        while let last = text.last, last == UInt8(ascii: "-") || isSpace(last) { text.removeLast() }
+        while let first = text.first, isSpace(first) { text.removeFirst() }
+        guard text.starts(with: AppleXMLPrefilter.versionLabel) else { return }
+        var value = text.dropFirst(AppleXMLPrefilter.versionLabel.count)
+        while let first = value.first, isSpace(first) { value.removeFirst() }
+        guard !value.isEmpty else { return }
+        healthKitExportVersion = String(decoding: value, as: UTF8.self)
     }
 
     /// Inside the DOCTYPE: a line break is kept, anything else dropped.

@@ -27,18 +27,11 @@ struct TakeoutPlan: Equatable {
         var perDay: [String] = []
         var streams: [String] = []
         for name in names {
-            let parts = name.split(separator: "/").map(String.init)
-            guard let file = parts.last else { continue }
-            let folder = parts.count >= 2 ? parts[parts.count - 2].lowercased() : (folderName?.lowercased() ?? "")
-            let lowerFile = file.lowercased()
-            if (folder == "daily activity metrics" && lowerFile == "daily activity metrics.csv")
-                || (folder == "daily aggregations" && lowerFile == "daily summaries.csv") {
-                summaries.append(name)
-            } else if (folder == "daily activity metrics" || folder == "daily aggregations") && isDayFileName(file) {
-                perDay.append(name)
-            } else if folder == "all data" && lowerFile.hasPrefix("derived_com.google.step_count.delta")
-                        && lowerFile.hasSuffix(".json") {
-                streams.append(name)
+            switch part(of: name, inFolderNamed: folderName) {
+            case .dailySummary: summaries.append(name)
+            case .perDayCSV: perDay.append(name)
+            case .stepStream: streams.append(name)
+            case nil: break
             }
         }
         // The newer summary (2021 and later) if both layouts are there: they cover the same days.
@@ -51,6 +44,35 @@ struct TakeoutPlan: Equatable {
         }
         if !streams.isEmpty {
             return TakeoutPlan(tier: .rawStreams, files: streams.sorted(), ignored: [])
+        }
+        return nil
+    }
+
+    /// Which of Takeout's copies of the steps a file holds.
+    enum Part: Equatable {
+        /// `Daily activity metrics.csv` or `Daily Summaries.csv`.
+        case dailySummary
+        /// A `YYYY-MM-DD.csv` beside it.
+        case perDayCSV
+        /// A `derived_com.google.step_count.delta*.json` raw stream (which one, its head says).
+        case stepStream
+    }
+
+    /// The part of Takeout's step data this entry or file name is, or nil; a name without a
+    /// folder of its own is taken to be in `folderName` (the folder given itself), when there is one.
+    static func part(of name: String, inFolderNamed folderName: String? = nil) -> Part? {
+        let parts = name.split(separator: "/").map(String.init)
+        guard let file = parts.last else { return nil }
+        let folder = parts.count >= 2 ? parts[parts.count - 2].lowercased() : (folderName?.lowercased() ?? "")
+        let lowerFile = file.lowercased()
+        if (folder == "daily activity metrics" && lowerFile == "daily activity metrics.csv")
+            || (folder == "daily aggregations" && lowerFile == "daily summaries.csv") {
+            return .dailySummary
+        } else if (folder == "daily activity metrics" || folder == "daily aggregations") && isDayFileName(file) {
+            return .perDayCSV
+        } else if folder == "all data" && lowerFile.hasPrefix("derived_com.google.step_count.delta")
+                    && lowerFile.hasSuffix(".json") {
+            return .stepStream
         }
         return nil
     }

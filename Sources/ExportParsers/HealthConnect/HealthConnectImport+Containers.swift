@@ -9,7 +9,7 @@ extension HealthConnectImport.Reader {
         // A folder given itself (`Takeout/Fit/All Data/`) names the folder its files are in.
         let folderName = container.isZip ? nil : URL(fileURLWithPath: container.location.path).lastPathComponent
         if let plan = TakeoutPlan.choose(members.map(\.name), inFolderNamed: folderName) {
-            try readTakeout(plan, members, container: container.location)
+            try readTakeout(plan, members, container: container.location, folderName: folderName)
             return
         }
         var databases: [InputMember] = []
@@ -86,16 +86,41 @@ extension HealthConnectImport.Reader {
                                                    location: member.location, limits: member.limits, progress: nil))
     }
 
-    mutating func readTakeout(_ plan: TakeoutPlan, _ members: [InputMember], container: InputLocation) throws(ExportError) {
+    /// Notes which of Takeout's copies of the steps are present (the streams' heads say which
+    /// stream each holds), and which is read.
+    private mutating func takeStock(of plan: TakeoutPlan, _ byName: [String: InputMember],
+                                    folderName: String?) throws(ExportError) {
+        var parts = ExportInventory.TakeoutParts()
+        for name in plan.files + plan.ignored {
+            switch TakeoutPlan.part(of: name, inFolderNamed: folderName) {
+            case .dailySummary: parts.dailySummaries.append(name)
+            case .perDayCSV: parts.perDayCSVs.append(name)
+            case .stepStream:
+                if let member = byName[name], try HealthConnectImport.holdsEstimatedSteps(member) {
+                    parts.estimatedStepsStreams.append(name)
+                } else {
+                    parts.otherStreams.append(name)
+                }
+            case nil: break
+            }
+        }
+        parts.read = plan.tier.part
+        inventory?.takeout = parts
+    }
+
+    mutating func readTakeout(_ plan: TakeoutPlan, _ members: [InputMember], container: InputLocation,
+                              folderName: String? = nil) throws(ExportError) {
         let byName = Dictionary(members.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var chosen = plan.files.compactMap { byName[$0] }
         var otherStreams: [String] = []
+        if inventory != nil {
+            try takeStock(of: plan, byName, folderName: folderName)
+        }
         if plan.tier == .rawStreams {
             // Only the estimated_steps stream matches Fit's totals; the file names do not say which is which.
             var estimated: [InputMember] = []
             for member in chosen {
-                let head = try member.head(HealthConnectImport.headLength)
-                if String(decoding: head, as: UTF8.self).contains(":estimated_steps\"") {
+                if try HealthConnectImport.holdsEstimatedSteps(member) {
                     estimated.append(member)
                 } else {
                     otherStreams.append(member.name)
@@ -116,7 +141,27 @@ extension HealthConnectImport.Reader {
         summary.format = plan.tier.rawValue
         let ignored = plan.ignored + otherStreams
         if !ignored.isEmpty {
-            summary.notes.append("Takeout: read the \(plan.tier == .dailySummary ? "daily summary" : plan.tier == .perDayCSVs ? "per-day CSVs" : "estimated_steps stream"); \(Plural.count(ignored.count, "other step file")) left out, as they hold the same steps again (never added together)")
+            summary.notes.append("Takeout: read the \(plan.tier.part); \(Plural.count(ignored.count, "other step file")) left out, as they hold the same steps again (never added together)")
+        }
+    }
+}
+
+extension HealthConnectImport {
+    /// Whether a Takeout step stream holds `estimated_steps`, the one that matches Fit's totals:
+    /// its `"Data Source"` says so in its first bytes.
+    static func holdsEstimatedSteps(_ member: InputMember) throws(ExportError) -> Bool {
+        let head = try member.head(headLength)
+        return String(decoding: head, as: UTF8.self).contains(":estimated_steps\"")
+    }
+}
+
+extension TakeoutPlan.Tier {
+    /// The part read, in a few words: "daily summary", "per-day CSVs", "estimated_steps stream".
+    var part: String {
+        switch self {
+        case .dailySummary: return "daily summary"
+        case .perDayCSVs: return "per-day CSVs"
+        case .rawStreams: return "estimated_steps stream"
         }
     }
 }

@@ -25,8 +25,16 @@ public enum HealthConnectImport {
     public static func read(_ input: OpenedInput, into sink: StepSink, format forced: HealthConnectInputFormat? = nil,
                             options: ImportOptions = ImportOptions(),
                             limits: TemporaryCopyLimits = .standard) throws(ExportError) -> ImportSummary {
+        try readTakingStock(input, into: sink, format: forced, options: options, limits: limits).summary
+    }
+
+    /// Reads an opened input into `sink`; with `options.takesInventory`, also takes stock of it.
+    static func readTakingStock(_ input: OpenedInput, into sink: StepSink, format forced: HealthConnectInputFormat?,
+                                options: ImportOptions,
+                                limits: TemporaryCopyLimits) throws(ExportError) -> (summary: ImportSummary, inventory: ExportInventory?) {
         var reader = Reader(sink: sink, policy: options.invalidRecords, forced: forced, progress: options.progress,
                             limits: limits)
+        if options.takesInventory { reader.inventory = ExportInventory() }
         switch input {
         case .stream(let file, let head, let seekablePath):
             let path = file.location.path
@@ -35,7 +43,7 @@ public enum HealthConnectImport {
         case .container(let container):
             try reader.readMembers(container, depth: 0)
         }
-        return reader.summary
+        return (reader.summary, reader.inventory)
     }
 
     /// What the first bytes of a file say it is.
@@ -98,6 +106,8 @@ extension HealthConnectImport {
         /// The caps on temporary copies (a database on standard input).
         let limits: TemporaryCopyLimits
         var summary = ImportSummary()
+        /// What the inputs hold, when asked (`stepimport inspect`); else nil.
+        var inventory: ExportInventory?
         /// Bytes read before the current input, for progress over several files.
         var bytesBefore: Int64 = 0
         /// The total of all inputs when known in advance (the selected zip entries), for progress.
@@ -161,10 +171,12 @@ extension HealthConnectImport {
             summary.locations.append(stream.location)
             noteFormat(parser.formatName)
             parser.summarize(into: &summary, at: stream.location)
+            if inventory != nil { parser.takeStock(into: &inventory!) }
         }
 
         mutating func readDatabase(_ database: HealthConnectDatabase) throws(ExportError) {
             let statistics = try database.read(into: sink, invalidRecords: policy)
+            if inventory != nil { try database.takeStock(into: &inventory!) }
             summary.locations.append(database.location)
             summary.bytesRead += database.byteSize
             database.summarize(statistics, into: &summary, at: database.location)

@@ -15,4 +15,6 @@ protocol SummarizingParser: StepRecordParser {
     func summarize(into summary: inout ImportSummary, at location: InputLocation)
     /// A few words on the format found, e.g. "react-native-health-connect JSON".
     var formatName: String { get }
+    /// Adds what this parser recognised to an inventory (`stepimport inspect`).
+    func takeStock(into inventory: inout ExportInventory)
 }

@@ -25,3 +25,14 @@ extension HealthConnectJSONParser: SummarizingParser {
     }
 
 }
+
+extension HealthConnectJSONParser {
+    /// The records recognised, under the shapes found: step records, day totals, and records of
+    /// other types (read past, never counted).
+    func takeStock(into inventory: inout ExportInventory) {
+        let statistics = self.statistics
+        inventory.add(kind: formatName, name: "step records", count: statistics.stepRecords)
+        inventory.add(kind: formatName, name: "day totals", count: statistics.dayTotals)
+        inventory.add(kind: formatName, name: "records of other types", count: statistics.otherTypeRecords)
+    }
+}

@@ -21,3 +21,11 @@ extension StepCSVParser: SummarizingParser {
         }
     }
 }
+
+extension StepCSVParser {
+    /// The rows recognised, under the layout found: step records or day totals.
+    func takeStock(into inventory: inout ExportInventory) {
+        inventory.add(kind: formatName, name: "step records", count: statistics.samples)
+        inventory.add(kind: formatName, name: "day totals", count: statistics.dayTotals)
+    }
+}

@@ -2,16 +2,18 @@
 ///
 /// Exports name a handful of sources millions of times; a linear scan over the few known
 /// names (comparing bytes) answers without allocating, and a dictionary takes over when
-/// an input has many sources.
-struct SourceTable {
-    private(set) var names: [String] = []
+/// an input has many sources. Record type names are interned the same way (`stepimport inspect`).
+public struct SourceTable: Sendable {
+    public private(set) var names: [String] = []
     private var utf8Names: [[UInt8]] = []
     private var index: [[UInt8]: Int32] = [:]
     private var lastID: Int32 = -1
     private static let linearLimit = 32
 
+    public init() {}
+
     /// The id of the source spelled by these UTF-8 bytes, adding it when new.
-    mutating func id(forUTF8 bytes: UnsafeRawBufferPointer) -> Int32 {
+    public mutating func id(forUTF8 bytes: UnsafeRawBufferPointer) -> Int32 {
         if lastID >= 0 && equal(utf8Names[Int(lastID)], bytes) {
             return lastID
         }
@@ -28,7 +30,7 @@ struct SourceTable {
     }
 
     /// The id of a source given as a string, adding it when new.
-    mutating func id(for name: String) -> Int32 {
+    public mutating func id(for name: String) -> Int32 {
         var name = name
         return name.withUTF8 { id(forUTF8: UnsafeRawBufferPointer($0)) }
     }

@@ -183,7 +183,7 @@ struct ReadCommand {
                 diagnostics.note("\(Plural.count(count, "record")) \(count == 1 ? "carries" : "carry") no UTC offset and \(count == 1 ? "was" : "were") taken as UTC; --tz Area/City places \(count == 1 ? "it" : "them") in the trainee's zone")
             }
             if let offset = result.exportTimeOffset(statistics, days: days) {
-                diagnostics.note("every sample carries the offset \(OffsetText.format(offset)), Apple's offset at export time; if the trainee's zone has daylight saving time, --tz Area/City gives the days the phone showed")
+                diagnostics.note(ExportTimeOffsetWords.hint(offset))
             }
         case .zone(let zone):
             if statistics.wallClockInZone > 0 {

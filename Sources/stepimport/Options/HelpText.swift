@@ -80,6 +80,36 @@ enum HelpText {
             """),
     ]
 
+    static let inspectDiscussion = """
+        Reads the export as `stepimport apple` or `stepimport hc` would (it tells the two
+        apart by itself) and prints what it holds instead of the totals: the format and
+        where in the zip or folder it was found; the export's own facts (Apple: locale,
+        export date, HealthKit export version; Health Connect: user_version and tables;
+        Takeout: which copies of the steps are present); the records of every type; the
+        step sources with their first and last day; the UTC offsets the samples carry
+        and whether one offset covers a long export (then --tz matters); the exact
+        duplicates; and the days the server would refuse (over 100,000 steps, before
+        2000, more than a day after today in the --tz zone, else this machine's).
+        """
+
+    static let inspectSections = [
+        HelpSection("EXIT STATUS", body: """
+            0   Success.
+            64  Usage error: unknown option, missing or bad argument.
+            65  Bad data: malformed or truncated file, not an export, invalid record,
+                damaged zip or database. Nothing is printed on standard output.
+            66  The input file does not exist.
+            74  The input could not be read, or the results could not be written.
+            Stopped by a signal: 130 (SIGINT, Ctrl-C), 143 (SIGTERM), 129 (SIGHUP).
+            """),
+        HelpSection("EXAMPLES", body: """
+            stepimport inspect export.zip
+            stepimport inspect "Health Connect.zip" --format json
+            stepimport inspect takeout-20250301.zip --tz Asia/Kolkata
+            stepimport inspect records.txt --input-format csv
+            """),
+    ]
+
     static let batchDiscussion = """
         Reads every account's export in the account's own zone and prints a summary per
         account, or with --post posts it exactly as `stepimport apple|hc --post --tz`

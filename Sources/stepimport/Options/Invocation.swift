@@ -7,6 +7,7 @@ enum Invocation {
     case apple(path: String, options: ReadOptions)
     case healthConnect(path: String, options: ReadOptions)
     case batch(manifest: String, options: BatchOptions)
+    case inspect(path: String, request: InspectRequest)
 
     /// stepimport's table: its subcommands' tables, its own options and the prose of its page.
     static let program = Program(
@@ -14,7 +15,7 @@ enum Invocation {
         version: HelpText.version,
         overview: "Turn phone health exports into trustworthy daily step totals.",
         discussion: HelpText.programDiscussion,
-        commands: [ReadRequest.apple, ReadRequest.healthConnect, BatchRequest.command],
+        commands: [ReadRequest.apple, ReadRequest.healthConnect, InspectRequest.command, BatchRequest.command],
         sections: [HelpText.exitStatus],
         // The pages' usage lines have always filled 67 columns after `USAGE: stepimport <command> `.
         layout: HelpLayout(notation: .angleBrackets, synopsisWidth: 67))
@@ -33,6 +34,10 @@ enum Invocation {
             case ReadRequest.healthConnect.name:
                 return try parse(rest, with: ReadRequest.healthConnect, into: ReadRequest()) {
                     .healthConnect(path: $0.path, options: $0.options)
+                }
+            case InspectRequest.command.name:
+                return try parse(rest, with: InspectRequest.command, into: InspectRequest()) {
+                    .inspect(path: $0.path, request: $0)
                 }
             case BatchRequest.command.name:
                 return try parse(rest, with: BatchRequest.command, into: BatchRequest()) {

@@ -159,18 +159,6 @@ extension Option where Options == ReadRequest {
         .flag("--by-source", help: help) { $0.options.bySource = true }
     }
 
-    static func zone(help: HelpProse) -> Option {
-        .value("--tz", value: "zone", help: help) { (request, text) throws(Rejection) in
-            guard let zone = ZoneRule.named(text) else {
-                let how = "a name of the zone database such as Europe/Berlin, America/New_York or UTC, "
-                    + "or a fixed offset such as +05:30"
-                throw Rejection("unknown time zone '\(text)': "
-                                + (ZoneRule.suggestion(for: text).map { "did you mean \($0)? (give \(how))" } ?? "give \(how)"))
-            }
-            request.options.zone = zone
-        }
-    }
-
     static var since: Option {
         .value("--since", value: "date", help: "Leave out days before this one (YYYY-MM-DD).") { (request, text) throws(Rejection) in
             request.options.since = try date(text, for: "--since")
@@ -186,23 +174,6 @@ extension Option where Options == ReadRequest {
     private static func date(_ text: String, for name: String) throws(Rejection) -> LocalDate {
         guard let date = LocalDate(text) else { throw Rejection("'\(name)' needs a date as YYYY-MM-DD, got '\(text)'") }
         return date
-    }
-
-    /// `hc --input-format`: `auto` (detect), or one format to read a plain file as.
-    static var inputFormat: Option {
-        .value("--input-format", value: "format",
-               help: "auto (default), sqlite, json or csv: read a plain file as this format instead of recognising it.") {
-            (request, text) throws(Rejection) in
-            guard text != "auto" else {
-                request.options.inputFormat = nil
-                return
-            }
-            guard let format = HealthConnectInputFormat(rawValue: text) else {
-                let names = (["auto"] + HealthConnectInputFormat.allCases.map(\.rawValue)).joined(separator: ", ")
-                throw Rejection("unknown input format '\(text)' (use \(names))")
-            }
-            request.options.inputFormat = format
-        }
     }
 
     static var tokenFile: Option {

@@ -1,4 +1,5 @@
 import CommandLineKit
+import ExportParsers
 import HealthDays
 
 /// What a command's arguments fill in that holds the options of reading an export, so that the
@@ -29,5 +30,35 @@ extension Option where Options: ReadingRequest {
 
     static func noProgress(help: HelpProse) -> Option {
         .flag("--no-progress", help: help) { $0.read.progress = false }
+    }
+
+    /// `--tz`: the zone every sample is placed in (`apple`, `hc`, `inspect`).
+    static func zone(help: HelpProse) -> Option {
+        .value("--tz", value: "zone", help: help) { (request, text) throws(Rejection) in
+            guard let zone = ZoneRule.named(text) else {
+                let how = "a name of the zone database such as Europe/Berlin, America/New_York or UTC, "
+                    + "or a fixed offset such as +05:30"
+                throw Rejection("unknown time zone '\(text)': "
+                                + (ZoneRule.suggestion(for: text).map { "did you mean \($0)? (give \(how))" } ?? "give \(how)"))
+            }
+            request.read.zone = zone
+        }
+    }
+
+    /// `hc` and `inspect --input-format`: `auto` (detect), or one format to read a plain file as.
+    static var inputFormat: Option {
+        .value("--input-format", value: "format",
+               help: "auto (default), sqlite, json or csv: read a plain file as this format instead of recognising it.") {
+            (request, text) throws(Rejection) in
+            guard text != "auto" else {
+                request.read.inputFormat = nil
+                return
+            }
+            guard let format = HealthConnectInputFormat(rawValue: text) else {
+                let names = (["auto"] + HealthConnectInputFormat.allCases.map(\.rawValue)).joined(separator: ", ")
+                throw Rejection("unknown input format '\(text)' (use \(names))")
+            }
+            request.read.inputFormat = format
+        }
     }
 }

@@ -1,0 +1,54 @@
+import CommandLineKit
+import ExportParsers
+import HealthDays
+
+/// How `stepimport inspect` prints what it found.
+enum InspectionFormat: String, CaseIterable, Sendable {
+    /// Sections for people.
+    case table
+    /// One JSON object for scripts (its shape is in the README).
+    case json
+}
+
+/// What `stepimport inspect` is asked to do: the export, and how to read and show it.
+struct InspectRequest: ReadingRequest {
+    var path = ""
+    var read = ReadOptions()
+    var format = InspectionFormat.table
+
+    /// `stepimport inspect`.
+    static let command = Command<InspectRequest>(
+        "inspect",
+        abstract: .asWritten("""
+            Show what is in an export (Apple Health or Android): format,
+            metadata, record types, sources, offsets, duplicates, bad days.
+            """),
+        overview: "Show what is in an export, without the totals.",
+        discussion: HelpText.inspectDiscussion,
+        arguments: [
+            Argument("export", help: .asWritten("""
+                Any export `stepimport apple` or `stepimport hc` reads (zip,
+                folder, XML, database, JSON, CSV), or - for standard input.
+                """), missing: "missing the export to inspect (a path, or - for standard input)",
+                     surplus: "one export at a time") { $0.path = $1 },
+        ],
+        options: [
+            .value("--format", value: "format", help: "table (default) or json (its shape is in the README).") {
+                (request, text) throws(Rejection) in
+                guard let format = InspectionFormat(rawValue: text) else {
+                    throw Rejection("unknown format '\(text)' (use table or json)")
+                }
+                request.format = format
+            },
+            .inputFormat,
+            .zone(help: .asWritten("""
+                The trainee's IANA zone (e.g. Europe/Berlin): the days are
+                counted in it, and 'today' for the refused days is its date.
+                Default: each sample's own offset, and this machine's today.
+                """)),
+            .skipInvalid(help: "Skip step records that cannot be read or are beyond the bounds, and report them, instead of stopping.")
+                .usage(.helpOnly),
+            .noProgress(help: "Print no progress indicator.").usage(.never),
+        ],
+        sections: HelpText.inspectSections)
+}
