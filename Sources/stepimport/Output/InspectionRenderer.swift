@@ -106,26 +106,12 @@ struct InspectionRenderer {
         list.isEmpty ? "none" : list.joined(separator: ", ").escapingControlCharacters()
     }
 
-    /// An indented table with a header; cells from files have their control characters escaped.
+    /// An indented table with a header (the one table layout, `TextTable`); cells from files have
+    /// their control characters escaped.
     private func grid(_ header: [String], _ rows: [[String]], rightAligned: Set<Int>) -> String {
-        let shown = rows.map { $0.map { $0.escapingControlCharacters() } }
-        let widths = header.indices.map { column in
-            max(header[column].count, shown.map { $0[column].count }.max() ?? 0)
-        }
-        func render(_ cells: [String]) -> String {
-            var text = "  "
-            for (column, cell) in cells.enumerated() {
-                let last = column == cells.count - 1
-                if rightAligned.contains(column) {
-                    text += String(repeating: " ", count: widths[column] - cell.count) + cell
-                } else {
-                    text += last ? cell : pad(cell, widths[column])
-                }
-                if !last { text += "  " }
-            }
-            return text + "\n"
-        }
-        return render(header) + shown.map(render).joined()
+        var table = TextTable(header, rightAligned: rightAligned, indent: "  ")
+        for row in rows { table.add(row.map { $0.escapingControlCharacters() }) }
+        return table.rendered
     }
 
     private func pad(_ text: String, _ width: Int) -> String {

@@ -2,7 +2,7 @@ import DisplayText
 
 /// A table for people: columns padded to their widest cell, two spaces apart; the last column is
 /// never padded on the right. Every table the tool prints is one (days, days by source, the plan,
-/// the batch).
+/// the batch, `inspect`'s).
 ///
 /// Widths are display widths (`String.displayWidth`), not character counts: a Chinese source
 /// name or one with an emoji takes two columns a character, and the columns after it still line
@@ -10,11 +10,14 @@ import DisplayText
 struct TextTable {
     private let headers: [String]
     private let rightAligned: Set<Int>
+    /// Put before every line (`inspect` indents its tables under their headings).
+    private let indent: String
     private var rows: [[String]] = []
 
-    init(_ headers: [String], rightAligned: Set<Int>) {
+    init(_ headers: [String], rightAligned: Set<Int>, indent: String = "") {
         self.headers = headers
         self.rightAligned = rightAligned
+        self.indent = indent
     }
 
     mutating func add(_ row: [String]) {
@@ -30,7 +33,7 @@ struct TextTable {
         let widths = headers.indices.map { column in cellWidths.map { $0[column] }.max() ?? 0 }
         var out = ""
         for (index, row) in all.enumerated() {
-            var line = ""
+            var line = indent
             for (column, cell) in row.enumerated() {
                 if column > 0 { line += "  " }
                 let padding = String(repeating: " ", count: widths[column] - cellWidths[index][column])
