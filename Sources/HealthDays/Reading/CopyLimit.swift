@@ -11,15 +11,4 @@ public enum CopyLimit: Equatable, Sendable {
     case compressionRatio(compressed: Int64, ratio: Int64, floor: Int64)
     /// The temporary folder's file system has `available` bytes free, of which `reserve` are kept free.
     case room(folder: String, available: Int64, reserve: Int64)
-
-    /// Byte counts for messages: 1.5 GB, 310.2 MB (decimal units), as the report writes them.
-    static func format(_ bytes: Int64) -> String {
-        let value = Double(bytes)
-        switch value {
-        case 1e9...: return String(format: "%.2f GB", value / 1e9)
-        case 1e6...: return String(format: "%.1f MB", value / 1e6)
-        case 1e3...: return String(format: "%.1f kB", value / 1e3)
-        default: return "\(bytes) B"
-        }
-    }
 }

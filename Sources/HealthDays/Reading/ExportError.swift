@@ -114,7 +114,7 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidRecord(let location, let position, let problem):
             return "\(location)\(ExportError.lineAndColumn(position)): invalid step record: \(problem)"
         case .copyRefused(let location, let size, let limit):
-            let bytes = CopyLimit.format
+            let bytes = ByteCount.format
             switch limit {
             case .declaredSize(let declared):
                 return "\(location): refused to copy it to a temporary file: it inflates to more than the \(bytes(declared)) its zip declares (a damaged or hostile zip)"

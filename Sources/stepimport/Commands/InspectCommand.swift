@@ -70,19 +70,6 @@ struct InspectCommand {
         } catch {
             throw .output("cannot write the results to standard output: \(error)")
         }
-        reportSkipped(result.summary)
-    }
-
-    /// Skipped records are always reported on stderr, as `apple` and `hc` do.
-    private func reportSkipped(_ summary: ImportSummary) {
-        guard summary.skippedRecords > 0 else { return }
-        diagnostics.warn("skipped \(Plural.count(summary.skippedRecords, "invalid step record")) (--skip-invalid):")
-        for example in summary.skippedExamples {
-            let place = example.record.line > 0 ? ":\(example.record.line):\(example.record.column)" : ""
-            diagnostics.warn("  \(example.location)\(place): \(example.record.problem)")
-        }
-        if summary.skippedRecords > summary.skippedExamples.count {
-            diagnostics.warn("  ... and \(summary.skippedRecords - summary.skippedExamples.count) more")
-        }
+        diagnostics.warnSkipped(result.summary)
     }
 }

@@ -1,3 +1,4 @@
+import DisplayText
 import BackendUpload
 import ExportParsers
 import Foundation
@@ -140,17 +141,7 @@ struct ReadCommand {
     private func report(_ result: ImportResult, _ statistics: AggregationStats, days: [DayTotal], allDays: [DayTotal],
                         seconds: Double) {
         let summary = result.summary
-        if summary.skippedRecords > 0 {
-            // Skipped data is always reported, even with --quiet.
-            diagnostics.warn("skipped \(Plural.count(summary.skippedRecords, "invalid step record")) (--skip-invalid); the totals of their days are low:")
-            for example in summary.skippedExamples {
-                let place = example.record.line > 0 ? ":\(example.record.line):\(example.record.column)" : ""
-                diagnostics.warn("  \(example.location)\(place): \(example.record.problem)")
-            }
-            if summary.skippedRecords > summary.skippedExamples.count {
-                diagnostics.warn("  ... and \(summary.skippedRecords - summary.skippedExamples.count) more")
-            }
-        }
+        diagnostics.warnSkipped(summary, consequence: "; the totals of their days are low")
         guard !options.quiet else { return }
         let rate = seconds > 0 ? ", \(ByteCount.format(Int64(Double(summary.bytesRead) / seconds)))/s" : ""
         let what = summary.locations.count == 1 ? "\(summary.locations[0])"

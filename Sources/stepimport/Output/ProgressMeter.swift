@@ -1,3 +1,4 @@
+import DisplayText
 import Foundation
 import HealthDays
 import Platform
@@ -39,18 +40,6 @@ final class ProgressMeter {
 
 }
 
-/// Byte counts for people: 1.5 GB, 310.2 MB (decimal units).
-enum ByteCount {
-    static func format(_ bytes: Int64) -> String {
-        let value = Double(bytes)
-        switch value {
-        case 1e9...: return String(format: "%.2f GB", value / 1e9)
-        case 1e6...: return String(format: "%.1f MB", value / 1e6)
-        case 1e3...: return String(format: "%.1f kB", value / 1e3)
-        default: return "\(bytes) B"
-        }
-    }
-}
 
 /// A time left for people: 45s, 3m 20s, 2h 5m (rounded up).
 enum TimeLeft {
