@@ -8,10 +8,9 @@ public final class DayAggregator: StepSink {
     /// The rule that decides each sample's calendar day.
     public let rule: ZoneRule
     private let calendar: ZoneCalendar?
+    /// The sources by id; its `uses` are the records handed in per source (duplicates included,
+    /// refused samples not), counted as the id is found.
     private var sources = SourceTable()
-    /// Records handed in per source id (duplicates included, refused samples not): one counter
-    /// bumped beside the id the source table gives anyway.
-    private var recordsPerSource: [Int] = []
     private let duplicates: DuplicateFilter
     private var finished = true
     /// Unrounded sums keyed by day (high 32 bits) and source id (low 32 bits).
@@ -42,7 +41,7 @@ public final class DayAggregator: StepSink {
             stats.refused += 1
             return
         }
-        consider(SampleRecord(sample, source: countedSource(sourceUTF8)))
+        consider(SampleRecord(sample, source: sources.id(forUTF8: sourceUTF8)))
     }
 
     /// Adds one day total; a count beyond ±`SampleLimits.maximumSteps` (or NaN) is refused like a sample.
@@ -53,20 +52,7 @@ public final class DayAggregator: StepSink {
             return
         }
         // The same day total written twice by one source is a duplicate like any other.
-        consider(SampleRecord(day: date, steps: steps, source: countedSource(sourceUTF8)))
-    }
-
-    /// The source's id, its record counted. Ids are handed out in order, so a new one is the
-    /// next index.
-    @inline(__always)
-    private func countedSource(_ sourceUTF8: UnsafeRawBufferPointer) -> Int32 {
-        let id = sources.id(forUTF8: sourceUTF8)
-        if Int(id) == recordsPerSource.count {
-            recordsPerSource.append(1)
-        } else {
-            recordsPerSource[Int(id)] &+= 1
-        }
-        return id
+        consider(SampleRecord(day: date, steps: steps, source: sources.id(forUTF8: sourceUTF8)))
     }
 
     private func consider(_ record: SampleRecord) {
@@ -118,7 +104,7 @@ public final class DayAggregator: StepSink {
         precondition(finished, "DayAggregator.finish() must be called before the statistics are read")
         var result = stats
         result.offsets = offsetsSeen.sorted()
-        result.sources = zip(sources.names, recordsPerSource).map { SourceRecordCount(source: $0, records: $1) }
+        result.sources = zip(sources.names, sources.uses).map { SourceRecordCount(source: $0, records: $1) }
         return result
     }
 

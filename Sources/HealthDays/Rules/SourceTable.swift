@@ -8,6 +8,10 @@ public struct SourceTable: Sendable {
     private var utf8Names: [[UInt8]] = []
     private var index: [[UInt8]: Int32] = [:]
     private var lastID: Int32 = -1
+    /// How many times each id was asked for (the records of each source, for a caller that
+    /// asks once a record): counted inside the same access that finds the id, so it costs no
+    /// second exclusive access of the table.
+    public private(set) var uses: [Int] = []
     private static let linearLimit = 32
 
     public init() {}
@@ -15,15 +19,18 @@ public struct SourceTable: Sendable {
     /// The id of the source spelled by these UTF-8 bytes, adding it when new.
     public mutating func id(forUTF8 bytes: UnsafeRawBufferPointer) -> Int32 {
         if lastID >= 0 && equal(utf8Names[Int(lastID)], bytes) {
+            uses[Int(lastID)] &+= 1
             return lastID
         }
         if utf8Names.count <= SourceTable.linearLimit {
             for (candidate, name) in utf8Names.enumerated() where equal(name, bytes) {
                 lastID = Int32(candidate)
+                uses[candidate] &+= 1
                 return lastID
             }
         } else if let known = index[Array(bytes)] {
             lastID = known
+            uses[Int(known)] &+= 1
             return known
         }
         return add(Array(bytes))
@@ -39,6 +46,7 @@ public struct SourceTable: Sendable {
         let newID = Int32(names.count)
         names.append(String(decoding: bytes, as: UTF8.self))
         utf8Names.append(bytes)
+        uses.append(1)
         index[bytes] = newID
         lastID = newID
         return newID
