@@ -40,7 +40,15 @@ public final class TraineeHealthAPI: Sendable {
         case .failure(let outcome): return (outcome, 0)
         case .success(let answer): response = answer
         }
-        if let outcome = try classify(response) { return (outcome, 0) }
+        return try TraineeHealthAPI.answer(toPostOf: days.count, response, baseURL: baseURL)
+    }
+
+    /// What an answer to `POST /v1/trainee/health/days` for `sent` days comes to: an outcome and
+    /// the `days` count the server wrote, or an error. The response half of `postDays`, apart
+    /// from the network so that it can be fuzzed.
+    @_spi(Fuzzing) public static func answer(toPostOf sent: Int, _ response: HTTPResponse,
+                                             baseURL: String) throws(UploadError) -> (Outcome, written: Int) {
+        if let outcome = try classify(response, baseURL: baseURL) { return (outcome, 0) }
         guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
               let written = object["days"] as? Int
         else {
@@ -57,7 +65,15 @@ public final class TraineeHealthAPI: Sendable {
         case .failure(let outcome): return (outcome, [:])
         case .success(let answer): response = answer
         }
-        if let outcome = try classify(response) { return (outcome, [:]) }
+        return try TraineeHealthAPI.answer(toSummary: response, baseURL: baseURL)
+    }
+
+    /// What an answer to `GET /v1/trainee/health/summary` comes to: an outcome and the days the
+    /// server holds, or an error. The response half of `summary`, apart from the network so that
+    /// it can be fuzzed.
+    @_spi(Fuzzing) public static func answer(toSummary response: HTTPResponse,
+                                             baseURL: String) throws(UploadError) -> (Outcome, days: [LocalDate: Int]) {
+        if let outcome = try classify(response, baseURL: baseURL) { return (outcome, [:]) }
         guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
               let entries = object["days"] as? [[String: Any]]
         else {
@@ -96,7 +112,7 @@ public final class TraineeHealthAPI: Sendable {
     }
 
     /// nil for a 2xx answer; an outcome for one worth retrying; an error for the rest.
-    private func classify(_ response: HTTPResponse) throws(UploadError) -> Outcome? {
+    private static func classify(_ response: HTTPResponse, baseURL: String) throws(UploadError) -> Outcome? {
         let message = TraineeHealthAPI.serverMessage(response.body)
         switch response.status {
         case 200...299:
