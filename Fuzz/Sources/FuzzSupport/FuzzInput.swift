@@ -129,3 +129,12 @@ public func withScratchFile<Result>(_ bytes: [UInt8], name: String, _ body: (Str
     defer { unlink(path) }
     return body(path)
 }
+
+/// Stops with `message` when `condition` is false: a broken promise of the code under test, which
+/// libFuzzer reports as a crash. Unlike `precondition`, the message survives `-O` (fatalError
+/// always prints it).
+public func expect(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
+    if !condition() {
+        fatalError(message())
+    }
+}

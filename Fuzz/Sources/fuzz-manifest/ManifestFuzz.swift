@@ -10,8 +10,8 @@ public func fuzzManifest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     do throws(BatchError) {
         let manifest = try BatchManifest(parsing: bytes, path: "/fuzz/accounts.csv", directory: "/fuzz",
                                          environment: ["TOKEN_A": "token-a", "EMPTY": ""])
-        precondition(Set(manifest.accounts.map(\.account)).count == manifest.accounts.count, "two accounts of one name")
-        precondition(manifest.accounts.allSatisfy { $0.file.hasPrefix("/") }, "a file path that is not absolute")
+        expect(Set(manifest.accounts.map(\.account)).count == manifest.accounts.count, "two accounts of one name")
+        expect(manifest.accounts.allSatisfy { $0.file.hasPrefix("/") }, "a file path that is not absolute")
         blackHole(manifest.warnings)
     } catch {
         blackHole(error.description)
