@@ -138,7 +138,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendUploadTests",
-            dependencies: ["BackendUpload", "HealthDays"]
+            dependencies: ["BackendUpload", "HealthDays", "HTTPClient"]
         ),
         .testTarget(
             name: "BatchTests",

@@ -44,7 +44,8 @@ public final class TraineeHealthAPI: Sendable {
     }
 
     /// What an answer to `POST /v1/trainee/health/days` for `sent` days comes to: an outcome and
-    /// the `days` count the server wrote, or an error. The response half of `postDays`, apart
+    /// the `days` count the server wrote (0 to `sent`; any other count breaks the contract), or an
+    /// error. The response half of `postDays`, apart
     /// from the network so that it can be fuzzed.
     @_spi(Fuzzing) public static func answer(toPostOf sent: Int, _ response: HTTPResponse,
                                              baseURL: String) throws(UploadError) -> (Outcome, written: Int) {
@@ -53,6 +54,11 @@ public final class TraineeHealthAPI: Sendable {
               let written = object["days"] as? Int
         else {
             throw .protocolViolation("the answer to POST /v1/trainee/health/days (\(response.status)) has no \"days\" count: \(TraineeHealthAPI.excerpt(response.body))")
+        }
+        // The server cannot write more days than it was sent, nor fewer than none; the report adds
+        // these counts, so a count like Int.max from two answers would overflow the sum.
+        guard written >= 0 && written <= sent else {
+            throw .protocolViolation("the answer to POST /v1/trainee/health/days (\(response.status)) says \(written) days were written of the \(sent) sent")
         }
         return (.success, written)
     }

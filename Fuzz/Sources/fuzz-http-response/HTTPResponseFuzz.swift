@@ -34,7 +34,7 @@ public func fuzzHTTPResponse(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int3
     do throws(UploadError) {
         let (outcome, written) = try TraineeHealthAPI.answer(toPostOf: sent, response, baseURL: "https://api.example.com")
         look(at: outcome)
-        blackHole(written)
+        expect(written >= 0 && written <= sent, "\(written) days written of \(sent) sent")
     } catch {
         blackHole(error.description)
         blackHole(error.shortfall)
