@@ -148,7 +148,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendUploadTests",
-            dependencies: ["BackendUpload", "HealthDays"]
+            dependencies: ["BackendUpload", "HealthDays", "HTTPClient"]
         ),
         .testTarget(
             name: "BatchTests",

@@ -41,17 +41,28 @@ public final class TraineeHealthAPI: Sendable {
         case .failure(let outcome): return (outcome, 0)
         case .success(let answer): response = answer
         }
-        if let outcome = try classify(response) { return (outcome, 0) }
+        return try TraineeHealthAPI.answer(toPostOf: days.count, response, baseURL: baseURL, token: token)
+    }
+
+    /// What an answer to `POST /v1/trainee/health/days` for `sent` days comes to: an outcome and
+    /// the `days` count the server wrote (0 to `sent`; any other count breaks the contract), or an
+    /// error whose server text has `token` redacted. The response half of `postDays`, apart from
+    /// the network so that it can be fuzzed.
+    @_spi(Fuzzing) public static func answer(toPostOf sent: Int, _ response: HTTPResponse, baseURL: String,
+                                             token: BearerToken? = nil) throws(UploadError) -> (Outcome, written: Int) {
+        let text = ServerText(token: token)
+        if let outcome = try classify(response, baseURL: baseURL, text) { return (outcome, 0) }
         guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
               let written = object["days"] as? Int
         else {
-            throw .protocolViolation("the answer to POST /v1/trainee/health/days (\(response.status)) has no \"days\" count: \(excerpt(response.body))")
+            throw .protocolViolation("the answer to POST /v1/trainee/health/days (\(response.status)) has no \"days\" count: \(text.excerpt(response.body))")
         }
         // The contract: N = the days written, each a day that was sent. Fewer is the server's window
-        // (the uploader accounts for it); more, or a negative count, is an answer not to be trusted.
-        guard (0...days.count).contains(written) else {
+        // (the uploader accounts for it); more, or a negative count, is an answer not to be trusted
+        // (and two answers of Int.max would overflow the report's sum).
+        guard (0...sent).contains(written) else {
             throw .protocolViolation("the answer to POST /v1/trainee/health/days says \(written) days were written, "
-                                     + "but the request held \(days.count); a server can write at most the days it is sent")
+                                     + "but the request held \(sent); a server can write at most the days it is sent")
         }
         return (.success, written)
     }
@@ -64,16 +75,25 @@ public final class TraineeHealthAPI: Sendable {
         case .failure(let outcome): return (outcome, [:])
         case .success(let answer): response = answer
         }
-        if let outcome = try classify(response) { return (outcome, [:]) }
+        return try TraineeHealthAPI.answer(toSummary: response, baseURL: baseURL, token: token)
+    }
+
+    /// What an answer to `GET /v1/trainee/health/summary` comes to: an outcome and the days the
+    /// server holds, or an error. The response half of `summary`, apart from the network so that
+    /// it can be fuzzed.
+    @_spi(Fuzzing) public static func answer(toSummary response: HTTPResponse, baseURL: String,
+                                             token: BearerToken? = nil) throws(UploadError) -> (Outcome, days: [LocalDate: Int]) {
+        let text = ServerText(token: token)
+        if let outcome = try classify(response, baseURL: baseURL, text) { return (outcome, [:]) }
         guard let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
               let entries = object["days"] as? [[String: Any]]
         else {
-            throw .protocolViolation("the answer to GET /v1/trainee/health/summary has no \"days\" list: \(excerpt(response.body))")
+            throw .protocolViolation("the answer to GET /v1/trainee/health/summary has no \"days\" list: \(text.excerpt(response.body))")
         }
         var days: [LocalDate: Int] = [:]
         for entry in entries {
             guard let text = entry["date"] as? String, let date = LocalDate(text) else {
-                throw .protocolViolation("the summary holds an entry without a YYYY-MM-DD date: \(shown(String(describing: entry), limit: 200))")
+                throw .protocolViolation("the summary holds an entry without a YYYY-MM-DD date: \(text.shown(String(describing: entry), limit: 200))")
             }
             // A day with no steps (null) has no value to protect.
             if let steps = entry["steps"] as? Int { days[date] = steps }
@@ -103,8 +123,8 @@ public final class TraineeHealthAPI: Sendable {
     }
 
     /// nil for a 2xx answer; an outcome for one worth retrying; an error for the rest.
-    private func classify(_ response: HTTPResponse) throws(UploadError) -> Outcome? {
-        let message = serverMessage(response.body)
+    private static func classify(_ response: HTTPResponse, baseURL: String, _ text: ServerText) throws(UploadError) -> Outcome? {
+        let message = text.message(response.body)
         switch response.status {
         case 200...299:
             return nil
@@ -122,9 +142,17 @@ public final class TraineeHealthAPI: Sendable {
         }
     }
 
-    /// The `error`, `message` or `detail` of a JSON error body, or a short excerpt of the body;
-    /// fit to show (`shown`).
-    func serverMessage(_ body: [UInt8]) -> String {
+}
+
+/// Text the server sent, fit for stderr and for a report: the token redacted wherever it appears
+/// (a 400 or 401 may echo the Authorization header), then control characters escaped (a raw ESC
+/// must not reach a terminal), cut short. Every text of the server's that goes into an
+/// `UploadError` or a retry line passes here.
+struct ServerText {
+    let token: BearerToken?
+
+    /// The `error`, `message` or `detail` of a JSON error body, or a short excerpt of the body.
+    func message(_ body: [UInt8]) -> String {
         if let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] {
             for key in ["error", "message", "detail"] {
                 if let text = object[key] as? String { return shown(text, limit: 300) }
@@ -133,19 +161,14 @@ public final class TraineeHealthAPI: Sendable {
         return excerpt(body)
     }
 
-    /// The start of a body, fit to show (`shown`): its line breaks and tabs, which are its layout
-    /// (an HTML error page), as spaces.
+    /// The start of a body: its line breaks and tabs, which are its layout (an HTML error page), as spaces.
     func excerpt(_ body: [UInt8]) -> String {
         let text = String(decoding: body, as: UTF8.self).unicodeScalars
             .map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 }
         return shown(String(String.UnicodeScalarView(text)), limit: 200)
     }
 
-    /// Text the server sent, fit for stderr and for a report: the token redacted wherever it
-    /// appears (a 400 or 401 may echo the Authorization header), then control characters escaped
-    /// (a raw ESC must not reach a terminal), cut at `limit` characters. Every text of the server's
-    /// that goes into an `UploadError` or a retry line passes here.
-    private func shown(_ text: String, limit: Int) -> String {
-        token.redacting(text).escapingControlCharacters(limit: limit)
+    func shown(_ text: String, limit: Int) -> String {
+        (token?.redacting(text) ?? text).escapingControlCharacters(limit: limit)
     }
 }

@@ -106,9 +106,24 @@ public final class AppleHealthParser {
 
     deinit {
         if let context {
+            freeDocument()
             xmlFreeParserCtxt(context)
         }
     }
+
+    /// Frees the document libxml2 builds on its own when a DOCTYPE with declarations reaches it
+    /// (SAX1 compatibility: it keeps the entity declarations in `myDoc`, even with no tree
+    /// handlers). `xmlFreeParserCtxt` leaves it to the caller, so without this every such
+    /// document leaked (found by fuzz-apple-xml). Freed at the end, on a failure and in `deinit`;
+    /// `xmlCtxtResetPush` frees it itself.
+    private func freeDocument() {
+        guard let context, let document = context.pointee.myDoc else { return }
+        xmlFreeDoc(document)
+        context.pointee.myDoc = nil
+    }
+
+    /// Whether libxml2 still holds a document of its own (for tests: never after `finish` or a failure).
+    var holdsDocument: Bool { context?.pointee.myDoc != nil }
 
     /// Parses the next piece of the document.
     public func feed(_ bytes: UnsafeRawBufferPointer) throws(ParseFailure) {
@@ -136,6 +151,7 @@ public final class AppleHealthParser {
     public func finish() throws(ParseFailure) {
         let openElements = depth
         let status = xmlParseChunk(context, nil, 0, 1)
+        freeDocument()
         if failure?.kind == .malformed, let found = failure {
             // libxml2's words for an unfinished document vary ("Extra content at the end",
             // "Premature end of data", "AttValue: ' expected"); say plainly what happened.
@@ -166,8 +182,12 @@ public final class AppleHealthParser {
     }
 
     private func check(_ status: Int32) throws(ParseFailure) {
-        if let failure { throw failure }
+        if let failure {
+            freeDocument()
+            throw failure
+        }
         if status != 0 {
+            freeDocument()
             // libxml2 reports through serror first; this is a fallback for a silent failure.
             throw ParseFailure(kind: .malformed, at: currentPosition, message: "libxml2 error \(status)")
         }

@@ -1,0 +1,27 @@
+import ExportParsers
+import FuzzSupport
+import HealthDays
+
+/// Step CSVs: Health Connect records and day totals from exporter apps, and Google Fit Takeout's
+/// daily summaries and per-day files (whose date is only in the file name). `StepCSVParser`, in
+/// chunks, under a file name chosen by the input's length, into the day rules.
+let fileNames: [String?] = [nil, "records.csv", "2025-02-02.csv", "Daily activity metrics.csv",
+                            "Takeout/Fit/Daily Aggregations/Daily Summaries.csv", "2025-13-45.csv"]
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzStepCSV(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let input = FuzzInput(data, size)
+    let aggregator = DayAggregator(rule: input.zoneRule)
+    let parser = StepCSVParser(sink: aggregator, invalidRecords: input.policy,
+                               fileName: fileNames[(size / 28) % fileNames.count])
+    do throws(ParseFailure) {
+        try input.forEachChunk { (chunk) throws(ParseFailure) in try parser.feed(chunk) }
+        try parser.finish()
+    } catch {
+        blackHole(error.message)
+        return 0
+    }
+    blackHole(parser.statistics)
+    totalDays(aggregator)
+    return 0
+}

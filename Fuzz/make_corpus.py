@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""Writes the committed seed corpus of the fuzz targets, Fuzz/corpus/<target>/.
+
+Deterministic: the same stepimport-synth and fixtures give the same bytes. The seeds are cut
+small on purpose (a few KB each, a few hundred KB in all): a fuzzer mutates small inputs
+faster, and the large real exports are read by scripts/fuzz from ../shared/fixtures when
+that folder is there, never copied here.
+
+    swift build -c release --product stepimport-synth
+    Fuzz/make_corpus.py [--synth .build/release/stepimport-synth] [--fixtures ../shared/fixtures]
+
+Sources: stepimport-synth (Apple XML with the iOS 16 DTD and stray control characters, every
+Health Connect JSON shape, a Health Connect database), the small real fixtures of
+../shared/fixtures (copied whole when a few KB, else their first lines), samples/batch.csv,
+and a few hand-written inputs below (the format's corner cases: a comment before the DOCTYPE,
+escapes, RFC 4180 quoting, zips inside zips, Zip64, HTTP answers).
+"""
+import argparse
+import io
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "Fuzz", "corpus")
+# Every entry gets this time, so that the zips are the same bytes on every run.
+ZIP_TIME = (2024, 3, 1, 12, 0, 0)
+
+
+def write(target, name, data):
+    folder = os.path.join(OUT, target)
+    os.makedirs(folder, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    with open(os.path.join(folder, name), "wb") as out:
+        out.write(data)
+
+
+def read(path):
+    with open(path, "rb") as source:
+        return source.read()
+
+
+def synth(binary, *args):
+    subprocess.run([binary, *args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def zip_bytes(entries, zip64=False):
+    """A zip of (name, bytes, compression) entries, with fixed times."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data, compression in entries:
+            info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
+            info.compress_type = compression
+            with archive.open(info, "w", force_zip64=zip64) as entry:
+                entry.write(data.encode() if isinstance(data, str) else data)
+    return buffer.getvalue()
+
+
+# ---------------------------------------------------------------- Apple XML
+
+def cut_apple(xml):
+    """The prolog (DTD included), the root, six step records, one Correlation, one record with a
+    stray control character, two other records and the end of the root."""
+    lines = xml.split(b"\n")
+    root = next(i for i, line in enumerate(lines) if line.startswith(b"<HealthData"))
+    head = lines[:root + 3]  # <HealthData>, <ExportDate>, <Me>
+    body = lines[root + 3:]
+    steps = [l for l in body if b"HKQuantityTypeIdentifierStepCount" in l and l.startswith(b" <Record")][:6]
+    others = [l for l in body if l.startswith(b" <Record") and b"StepCount" not in l and l.endswith(b"/>")][:2]
+    control = [l for l in body if b"\x0b" in l][:1]
+    correlation = []
+    for i, line in enumerate(body):
+        if line.startswith(b" <Correlation"):
+            end = next(j for j in range(i, len(body)) if body[j].startswith(b" </Correlation>"))
+            correlation = body[i:end + 1]
+            break
+    return b"\n".join(head + steps + correlation + control + others + [b"</HealthData>", b""])
+
+
+def apple_seeds(binary, fixtures, work):
+    seeds = {}
+    for mode in ["broken", "none"]:
+        path = os.path.join(work, f"apple-{mode}.xml")
+        synth(binary, "apple", "--out", path, "--days", "1", "--dtd", mode, "--control-chars")
+        seeds[f"synth-dtd-{mode}.xml"] = cut_apple(read(path))
+    if fixtures:
+        for name in ["ru_RU-testdata.xml", "trimmed-no-dtd-export.xml"]:
+            seeds[name] = read(os.path.join(fixtures, "apple", name))
+        seeds["hostile-value-1e19.xml"] = read(os.path.join(fixtures, "hostile", "min_apple_1e19.xml"))
+    record = ('<Record type="HKQuantityTypeIdentifierStepCount" sourceName="{}" startDate="2024-03-30 23:50:00 +0100" '
+              'endDate="2024-03-31 00:20:00 +0200" value="{}"/>')
+    seeds["comment-before-doctype.xml"] = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<!-- a comment -->\n<?pi data?>\n'
+        '<!DOCTYPE HealthData [\n<!ENTITY e "&#60;x&#62;">\n<!ENTITY ext SYSTEM "file:///etc/passwd">\n]>\n'
+        '<HealthData locale="en_US">\n ' + record.format("&amp;e; &e;", "12.5") + "\n"
+        ' <Correlation type="HKCorrelationTypeIdentifierFood">\n  ' + record.format("nested", "7") + "\n </Correlation>\n"
+        ' <![CDATA[ <Record type="HKQuantityTypeIdentifierStepCount"/> ]]>\n</HealthData>\n')
+    seeds["odd-records.xml"] = (
+        '<HealthData>\n'
+        ' <Record type="HKQuantityTypeIdentifierStepCount" startDate="2024-01-01 10:00:00 +0000" '
+        'endDate="2024-01-01 10:00:00 +0000" value="0"/>\n'
+        ' <Record type="HKQuantityTypeIdentifierStepCount" sourceName="x" startDate="2024-01-01T10:00:00Z" '
+        'endDate="2024-02-01 10:00:00 -1800" value="-1"/>\n'
+        ' <Record value="99999999999999999999" type="HKQuantityTypeIdentifierStepCount" sourceName="y" '
+        'endDate="2200-12-31 23:59:59 +1400" startDate="1970-01-01 00:00:00 -1400"></Record>\n'
+        '</HealthData>')
+    for target in ["fuzz-apple-xml", "fuzz-apple-pieces"]:
+        for name, data in seeds.items():
+            write(target, name, data)
+    return seeds
+
+
+# ---------------------------------------------------------------- JSON
+
+SHAPES = ["react-native", "react-native-no-offsets", "hcgateway", "capacitor", "flutter", "flutter-snake", "day-totals"]
+
+
+def cut_json_lines(text, keep):
+    """The synthesiser writes one record a line: keep the first `keep` records."""
+    lines = text.split(b"\n")
+    if lines[-1] == b"":
+        lines = lines[:-1]
+    head, records, tail = lines[0], lines[1:-1], lines[-1]
+    records = records[:keep]
+    if records:
+        records[-1] = records[-1].rstrip(b",")
+    return b"\n".join([head] + records + [tail, b""])
+
+
+def cut_fit_stream(text, keep):
+    """Google Fit's raw stream with its first `keep` data points."""
+    lines = text.split(b"\n")
+    start = next(i for i, line in enumerate(lines) if b'"Data Points"' in line)
+    points = [l for l in lines[start + 1:] if l.strip().startswith(b"{")][:keep]
+    if points:
+        points[-1] = points[-1].rstrip().rstrip(b",")
+    return b"\n".join(lines[:start + 1] + points + [b"    ]", b"}", b""])
+
+
+def json_seeds(binary, fixtures, work):
+    seeds = {}
+    for shape in SHAPES:
+        path = os.path.join(work, f"{shape}.json")
+        synth(binary, "hc-json", "--shape", shape, "--out", path, "--days", "1")
+        seeds[f"synth-{shape}.json"] = cut_json_lines(read(path), 4)
+    if fixtures:
+        seeds["takeout-estimated-steps.json"] = cut_fit_stream(
+            read(os.path.join(fixtures, "hc", "takeout-derived-step-delta-estimated-steps.json")), 4)
+        seeds["takeout-top-level.json"] = cut_fit_stream(
+            read(os.path.join(fixtures, "hc", "takeout-derived-step-delta-top-level.json")), 2)
+        seeds["takeout-raw-cumulative-empty.json"] = read(os.path.join(fixtures, "hc", "takeout-raw-cumulative-empty.json"))
+        seeds["fitbit-steps.json"] = read(os.path.join(fixtures, "fitbit", "steps-2022-09-14.json"))
+        seeds["hostile-count-1e19.json"] = read(os.path.join(fixtures, "hostile", "min_hc_1e19.json"))
+        seeds["hostile-count-object.json"] = read(os.path.join(fixtures, "hostile", "json-count-object.json"))
+    seeds["json-lines.json"] = (
+        '{"startTime":1711929600000,"endTime":1711933200000,"steps":"12","source":"a\\u00e9\\ud83d\\ude00"}\n'
+        '{"start_time":"2024-04-01T01:00:00+05:30","end_time":"2024-04-01T01:30:00.123456789+05:30",'
+        '"count":-0.0e+0,"zoneOffset":-3600,"packageName":"b\\"\\\\\\/\\b\\f\\n\\r\\t"}\n'
+        '{"date":"2024-04-02","totalSteps":1E3,"app":null,"type":"Steps","data":[true,false,[],{}]}\n')
+    for target in ["fuzz-hc-json", "fuzz-json-tokenizer"]:
+        for name, data in seeds.items():
+            write(target, name, data)
+    return seeds
+
+
+# ---------------------------------------------------------------- CSV
+
+def head_lines(data, count):
+    return b"".join(data.splitlines(keepends=True)[:count])
+
+
+def csv_seeds(fixtures):
+    seeds = {
+        "records-iso.csv": "start,end,count,origin\r\n"
+                           "2024-03-30T23:50:00+01:00,2024-03-31T01:20:00+02:00,300,android\r\n"
+                           "2024-03-31T08:00:00Z,2024-03-31T08:10:00Z,\"1,200\",\"com.example \"\"app\"\"\"\r\n",
+        "records-epoch.csv": "\ufeffstartTime,endTime,steps,dataOrigin\n1711929600000,1711930200000,250.5,com.x\n"
+                             "1711930200000,1711930200000,0,\n",
+        "records-semicolons.csv": "start_time;end_time;count;package_name\n2024-04-01 08:00:00;2024-04-01 08:30:00;42;x\n",
+        "day-totals.csv": "date,steps,source\n2024-03-01,8000,phone\n2024-03-02,\"9000\",watch\n\n2024-03-03,0,\n",
+        "quoting.csv": 'a,"b\r\nc","d""e",,"",\n"unterminated',
+    }
+    if fixtures:
+        hc = os.path.join(fixtures, "hc")
+        seeds["takeout-2025-02-02.csv"] = head_lines(read(os.path.join(hc, "takeout-2025-02-02.csv")), 12)
+        seeds["takeout-daily-activity-metrics.csv"] = head_lines(
+            read(os.path.join(hc, "takeout-2025-daily-activity-metrics.csv")), 6)
+        summaries = read(os.path.join(hc, "takeout-2012-2020-daily-summaries.csv")).splitlines(keepends=True)
+        # The header, two days without steps, three with them (`Step count` is the 14th column).
+        with_steps = [line for line in summaries[1:] if line.split(b",")[13:14] not in ([b""], [])]
+        seeds["takeout-daily-summaries.csv"] = b"".join(summaries[:3] + with_steps[:3])
+        seeds["hostile-day-total-1e19.csv"] = read(os.path.join(fixtures, "hostile", "min_hc_1e19.csv"))
+    for target in ["fuzz-step-csv", "fuzz-csv-tokenizer"]:
+        for name, data in seeds.items():
+            write(target, name, data)
+    return seeds
+
+
+# ---------------------------------------------------------------- Takeout folders
+
+def takeout_seeds(csvs, jsons):
+    """Files as the fuzz-takeout target reads them: `path\\ncontent`, separated by NUL bytes."""
+    def folder(*files):
+        return b"\0".join(path.encode() + b"\n" + data for path, data in files)
+    fit = "Takeout/Fit/"
+    summary = csvs.get("takeout-daily-activity-metrics.csv")
+    per_day = csvs.get("takeout-2025-02-02.csv")
+    stream = jsons.get("takeout-estimated-steps.json")
+    top = jsons.get("takeout-top-level.json")
+    seeds = {}
+    if summary and per_day and stream:
+        seeds["all-three-copies"] = folder((fit + "Daily activity metrics/Daily activity metrics.csv", summary),
+                                           (fit + "Daily activity metrics/2025-02-02.csv", per_day),
+                                           (fit + "All Data/derived_com.google.step_count.delta_com.google(1).json", stream))
+        seeds["per-day-only"] = folder((fit + "Daily activity metrics/2025-02-02.csv", per_day),
+                                       (fit + "Daily activity metrics/2025-02-03.csv", per_day))
+        seeds["streams-only"] = folder((fit + "All Data/derived_com.google.step_count.delta_com.google(1).json", stream),
+                                       (fit + "All Data/derived_com.google.step_count.delta_com.google.json", top))
+    if "takeout-daily-summaries.csv" in csvs:
+        seeds["old-daily-summaries"] = folder((fit + "Daily Aggregations/Daily Summaries.csv", csvs["takeout-daily-summaries.csv"]))
+    for name, data in seeds.items():
+        write("fuzz-takeout", name, data)
+
+
+# ---------------------------------------------------------------- SQLite
+
+def sqlite_seeds(binary, fixtures, work):
+    path = os.path.join(work, "hc.db")
+    synth(binary, "hc-db", "--out", path, "--rows", "12")
+    seeds = {"synth-12-rows.db": read(path)}
+    if fixtures:
+        for name in ["hc_count_max.db", "hc_span_overflow.db", "wal-mode.db"]:
+            seeds["hostile-" + name] = read(os.path.join(fixtures, "hostile", name))
+    for name, data in seeds.items():
+        write("fuzz-hc-sqlite", name, data)
+    return seeds
+
+
+# ---------------------------------------------------------------- Zips
+
+def zip_seeds(apple, jsons, csvs, databases, fixtures):
+    D, S = zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED
+    xml = apple["synth-dtd-none.xml"]
+    inner = zip_bytes([("apple_health_export/export.xml", xml, D)])
+    seeds = {
+        "apple-export.zip": zip_bytes([("apple_health_export/", b"", S),
+                                       ("apple_health_export/export.xml", xml, D),
+                                       ("apple_health_export/export_cda.xml", b"<ClinicalDocument/>", D),
+                                       ("__MACOSX/apple_health_export/._export.xml", b"\0\5\26\7", S)]),
+        "zip-in-zip.zip": zip_bytes([("export.zip", inner, S)]),
+        "apple-zip64.zip": zip_bytes([("apple_health_export/Export.xml", apple["odd-records.xml"], D)], zip64=True),
+        "health-connect.zip": zip_bytes([("health_connect_export.db", databases["synth-12-rows.db"], D)]),
+        "json-and-csv.zip": zip_bytes([("dump.json", jsons["synth-hcgateway.json"], D),
+                                       ("records.csv", csvs["records-iso.csv"], S)]),
+    }
+    if "takeout-daily-activity-metrics.csv" in csvs:
+        seeds["takeout.zip"] = zip_bytes([
+            ("Takeout/Fit/Daily activity metrics/Daily activity metrics.csv", csvs["takeout-daily-activity-metrics.csv"], D),
+            ("Takeout/Fit/Daily activity metrics/2025-02-02.csv", csvs["takeout-2025-02-02.csv"], D)])
+    if fixtures:
+        seeds["macosx-decoys-export.zip"] = read(os.path.join(fixtures, "apple", "macosx-decoys-export.zip"))
+    for name, data in seeds.items():
+        write("fuzz-zip", name, data)
+
+
+# ---------------------------------------------------------------- Manifest, HTTP
+
+def manifest_seeds():
+    seeds = {
+        "batch.csv": read(os.path.join(ROOT, "samples", "batch.csv")),
+        "token-files.csv": "\ufeffaccount,file,kind,token_file,tz\r\n"
+                           "\"a, b\",exports/a.zip,apple,tokens/a.token,Europe/Berlin\r\n"
+                           "c,../c.json,hc,/etc/token,UTC\r\n",
+        "problems.csv": "account,file,kind,token_env,tz,extra\n"
+                        "a,x.zip,apple,TOKEN_A,Mars/Base\n"
+                        "a,y.zip,fitbit,EMPTY,\n"
+                        ",,,,\n"
+                        "\"\x1b[31mred\",z.zip,auto,NOPE,Asia/Kolkata\n",
+        "no-zone.csv": "file,account,kind,token_env\nexport.zip,anna,auto,TOKEN_A\n",
+    }
+    for name, data in seeds.items():
+        write("fuzz-manifest", name, data)
+
+
+def http_seeds():
+    def answer(status, body, retry_after=b""):
+        return struct.pack(">H", status - 100) + bytes([len(retry_after)]) + retry_after + body
+    seeds = {
+        "post-201.bin": answer(201, b'{"days":30}'),
+        "post-201-too-many.bin": answer(201, b'{"days":99999}'),
+        "summary-200.bin": answer(200, b'{"days":[{"date":"2024-03-01","steps":8000},{"date":"2024-03-02","steps":null}]}'),
+        "retry-429.bin": answer(429, b'{"error":"slow down"}', b"120"),
+        "retry-503-huge.bin": answer(503, b"<html>\x1b[2J down</html>", b"99999999999999999999999"),
+        "rejected-400.bin": answer(400, b'{"message":"day 2024-03-01: steps must be <= 100000"}'),
+        "unauthorized-401.bin": answer(401, b'{"detail":"Authorization: Bearer abc"}'),
+        "redirect-302.bin": answer(302, b""),
+    }
+    for name, data in seeds.items():
+        write("fuzz-http-response", name, data)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--synth", default=os.path.join(ROOT, ".build", "release", "stepimport-synth"))
+    parser.add_argument("--fixtures", default=os.path.join(os.path.dirname(ROOT), "shared", "fixtures"))
+    args = parser.parse_args()
+    if not os.access(args.synth, os.X_OK):
+        sys.exit(f"make_corpus: no stepimport-synth at {args.synth} (swift build -c release --product stepimport-synth)")
+    fixtures = args.fixtures if os.path.isdir(args.fixtures) else None
+    if not fixtures:
+        print(f"make_corpus: no fixtures at {args.fixtures}: the seeds cut from real exports are left out", file=sys.stderr)
+    shutil.rmtree(OUT, ignore_errors=True)
+    with tempfile.TemporaryDirectory() as work:
+        apple = apple_seeds(args.synth, fixtures, work)
+        jsons = json_seeds(args.synth, fixtures, work)
+        csvs = {name: data.encode() if isinstance(data, str) else data for name, data in csv_seeds(fixtures).items()}
+        takeout_seeds(csvs, jsons)
+        databases = sqlite_seeds(args.synth, fixtures, work)
+        zip_seeds(apple, jsons, csvs, databases, fixtures)
+    manifest_seeds()
+    http_seeds()
+    total = sum(os.path.getsize(os.path.join(folder, name)) for folder, _, names in os.walk(OUT) for name in names)
+    count = sum(len(names) for _, _, names in os.walk(OUT))
+    print(f"make_corpus: {count} seeds, {total // 1024} KB, in {os.path.relpath(OUT, ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
