@@ -243,31 +243,6 @@ import TestSupport
     }
 }
 
-/// Bytes from memory, handed out at most `readSize` at a time.
-final class MemoryStream: ByteStream {
-    let location = InputLocation(path: "export.xml")
-    let totalBytes: Int64?
-    private let bytes: [UInt8]
-    private let readSize: Int
-    private var offset = 0
-
-    init(_ bytes: [UInt8], readSize: Int = 1 << 20) {
-        self.bytes = bytes
-        self.readSize = readSize
-        totalBytes = Int64(bytes.count)
-    }
-
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(ExportError) -> Int {
-        let count = min(readSize, buffer.count, bytes.count - offset)
-        guard count > 0 else { return 0 }
-        bytes.withUnsafeBytes { source in
-            buffer.baseAddress!.copyMemory(from: source.baseAddress! + offset, byteCount: count)
-        }
-        offset += count
-        return count
-    }
-}
-
 /// Writes Apple-like exports from a seed: step and other records, duplicates, nested step records,
 /// comments, CDATA, processing instructions, `>` in attribute values, CRLF, stray control characters.
 struct ExportGenerator {

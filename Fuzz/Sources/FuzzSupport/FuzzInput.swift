@@ -76,31 +76,6 @@ public func blackHole<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
 
-/// A `ByteStream` over bytes in memory that hands them out `readSize` at a time, as a pipe might.
-public final class MemoryStream: ByteStream {
-    public let location: InputLocation
-    public let totalBytes: Int64?
-    private let bytes: [UInt8]
-    private let readSize: Int
-    private var offset = 0
-
-    public init(_ bytes: [UInt8], name: String = "fuzz-input", readSize: Int = 1 << 20) {
-        self.bytes = bytes
-        self.readSize = max(1, readSize)
-        location = InputLocation(path: name)
-        totalBytes = Int64(bytes.count)
-    }
-
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(ExportError) -> Int {
-        let count = min(readSize, buffer.count, bytes.count - offset)
-        guard count > 0 else { return 0 }
-        bytes.withUnsafeBytes { source in
-            buffer.baseAddress!.copyMemory(from: source.baseAddress! + offset, byteCount: count)
-        }
-        offset += count
-        return count
-    }
-}
 
 /// A private folder for targets that need files (a database image, a zip), under `$TMPDIR`
 /// (`scripts/fuzz` points it into `.build/fuzz/`), made once per process.

@@ -1,3 +1,4 @@
+import ExportInput
 import ExportParsers
 import FuzzSupport
 import HealthDays
