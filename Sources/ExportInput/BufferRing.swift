@@ -1,5 +1,6 @@
 import Foundation
 import HealthDays
+import Platform
 
 /// A bounded ring of byte buffers between a producer thread and a consumer, with optional worker
 /// threads between them; the consumer receives the buffers in the order they were published.
@@ -50,6 +51,8 @@ public final class BufferRing<Item: Sendable>: @unchecked Sendable {
     private var bypassed = false
     private var cancelled = false
     private var running = 0
+    /// Every thread started, to join in `stop()`.
+    private var threads: [JoinableThread] = []
 
     /// `slots` buffers of `bufferSize` bytes; with `workers` > 0 every item waits for one of the
     /// threads `startWorkers` starts before it reaches the consumer.
@@ -109,10 +112,11 @@ public final class BufferRing<Item: Sendable>: @unchecked Sendable {
     private func start(named name: String, _ body: @escaping @Sendable () -> Void) {
         condition.lock()
         running += 1
+        threads.append(JoinableThread {
+            Thread.current.name = name
+            body()
+        })
         condition.unlock()
-        let thread = Thread(block: body)
-        thread.name = name
-        thread.start()
     }
 
     /// Stops every thread the ring started and waits for them: a producer waiting for a buffer
@@ -122,7 +126,10 @@ public final class BufferRing<Item: Sendable>: @unchecked Sendable {
         cancelled = true
         condition.broadcast()
         while running > 0 { condition.wait() }
+        let started = threads
         condition.unlock()
+        // Their work has returned; wait until the threads themselves are gone too.
+        for thread in started { thread.join() }
     }
 
     // MARK: - Producer

@@ -235,6 +235,33 @@ import HealthDays
         #expect(Self.next(ring) == .end)
     }
 
+    /// The names of this process's threads, from /proc.
+    static func threadNames() -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.compactMap { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    @Test func stopReturnsOnlyOnceTheThreadsHaveExited() {
+        // A name no other test uses (Linux keeps 15 bytes of it).
+        let name = "jn\(UInt16.random(in: 1000...9999))"
+        let ring = BufferRing<Numbered>(slots: 2, bufferSize: 8, workers: 2)
+        let shared = Shared()
+        ring.startProducer(named: name) { () throws(ExportError) in
+            defer { shared.producerEnded() }
+            while let slot = ring.take() {
+                ring.publish(slot, count: 8, Numbered(number: 0))
+            }
+        }
+        ring.startWorkers(named: name) { { _, _ in } }
+        for _ in 0..<1000 where !Self.threadNames().contains(where: { $0.hasPrefix(name) }) { usleep(1000) }
+        #expect(Self.threadNames().filter { $0.hasPrefix(name) }.count == 3, "a producer and two workers, named")
+        #expect(Self.stop(ring))
+        #expect(Self.threadNames().filter { $0.hasPrefix(name) }.isEmpty, "joined, not only told to stop")
+    }
+
     @Test(arguments: [0, 1, 3])
     func theConsumerStopsEarly(workers: Int) {
         let ring = BufferRing<Numbered>(slots: 4, bufferSize: 8, workers: workers)
