@@ -45,11 +45,7 @@ extension ReadRequest {
                 same rule as `stepimport hc`).
                 """)),
             .since, .until,
-            .excludeSource(help: .asWritten("""
-                Leave this source out before the day rule: its name as
-                --by-source shows it, or a pattern (*, ?, [a-z]). Repeat
-                for more; the summary says what was left out.
-                """)),
+            .excludeSource,
             .skipInvalid(help: "Skip step records whose date or value cannot be read or is beyond the bounds in EXIT STATUS 65, and report them, instead of stopping.")
                 .usage(.helpOnly),
             .quiet(help: "Print no summary or progress on standard error.").usage(.helpOnly),
@@ -85,11 +81,7 @@ extension ReadRequest {
                 (Flutter) are read as that zone's local time.
                 """)),
             .since, .until,
-            .excludeSource(help: .asWritten("""
-                Leave this source out before the day rule: its name as
-                --by-source shows it, or a pattern (*, ?, [a-z]). Repeat
-                for more; the summary says what was left out.
-                """)),
+            .excludeSource,
             .skipInvalid(help: "Skip records whose time or count cannot be read or is beyond the bounds in EXIT STATUS 65, and report them, instead of stopping.")
                 .usage(.helpOnly),
             .quiet(help: "Print no summary or progress on standard error.").usage(.helpOnly),

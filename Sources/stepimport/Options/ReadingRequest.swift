@@ -17,6 +17,15 @@ extension Option where Options: ReadingRequest {
         .flag("-q", "--quiet", help: help) { $0.read.quiet = true }
     }
 
+    /// `--exclude-source` as `apple` and `hc` document it.
+    static var excludeSource: Option {
+        excludeSource(help: .asWritten("""
+            Leave this source out before the day rule: its name as
+            --by-source shows it, or a pattern (*, ?, [a-z]). Repeat
+            for more; the summary says what was left out.
+            """))
+    }
+
     /// `--exclude-source PATTERN`, any number of times.
     static func excludeSource(help: HelpProse) -> Option {
         .repeatable("--exclude-source", value: "name", help: help) { (request, text) throws(Rejection) in
