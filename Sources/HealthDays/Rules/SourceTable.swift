@@ -42,6 +42,14 @@ public struct SourceTable: Sendable {
         return name.withUTF8 { id(forUTF8: UnsafeRawBufferPointer($0)) }
     }
 
+    /// Adds the names and uses of another table (a later part of the same input, read apart).
+    public mutating func add(_ other: SourceTable) {
+        for (name, count) in zip(other.names, other.uses) {
+            let id = Int(id(for: name))
+            uses[id] &+= count &- 1
+        }
+    }
+
     private mutating func add(_ bytes: [UInt8]) -> Int32 {
         let newID = Int32(names.count)
         names.append(String(decoding: bytes, as: UTF8.self))
