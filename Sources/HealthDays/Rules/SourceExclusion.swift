@@ -1,8 +1,8 @@
 /// Leaves out the samples of sources that match any of `patterns` before they reach the day rule
 /// (`--exclude-source`): a third-party app that re-imports Health data, hand-entered samples.
 ///
-/// Sits between a reader and the next sink. Each distinct source is matched once; the run of
-/// samples from one source (the common case) costs one byte comparison per sample.
+/// Sits between a reader and the next sink. Each distinct source is matched once; sources are
+/// looked up in a `SourceTable`, which allocates nothing for a source it knows.
 public final class SourceExclusion: StepSink {
     /// What was left out: one source, the pattern that matched it, and its records.
     public struct Excluded: Equatable, Sendable {
@@ -13,11 +13,9 @@ public final class SourceExclusion: StepSink {
 
     public let patterns: [SourcePattern]
     private let next: StepSink
-    /// Every source seen, by UTF-8 bytes: the index in `excluded` when left out, else -1.
-    private var decisions: [[UInt8]: Int] = [:]
-    private var lastSource: [UInt8] = []
-    private var lastDecision = -1
-    private var seenAny = false
+    /// Every source seen, and by its id what was decided: the index in `excluded`, else -1.
+    private var sources = SourceTable()
+    private var decisions: [Int] = []
     /// Left out so far, in the order first seen.
     public private(set) var excluded: [Excluded] = []
 
@@ -50,24 +48,16 @@ public final class SourceExclusion: StepSink {
     }
 
     private func decide(_ source: UnsafeRawBufferPointer) -> Int {
-        if seenAny && lastSource.elementsEqual(source) { return lastDecision }
-        let bytes = Array(source)
-        let decision: Int
-        if let known = decisions[bytes] {
-            decision = known
-        } else {
-            let name = String(decoding: bytes, as: UTF8.self)
-            if let pattern = patterns.first(where: { $0.matches(name) }) {
-                excluded.append(Excluded(source: name, pattern: pattern, records: 0))
-                decision = excluded.count - 1
-            } else {
-                decision = -1
-            }
-            decisions[bytes] = decision
+        let id = Int(sources.id(forUTF8: source))
+        if id < decisions.count { return decisions[id] }
+        // A new source: ids are handed out in order, so it is the next one.
+        let name = sources.names[id]
+        var decision = -1
+        if let pattern = patterns.first(where: { $0.matches(name) }) {
+            excluded.append(Excluded(source: name, pattern: pattern, records: 0))
+            decision = excluded.count - 1
         }
-        lastSource = bytes
-        lastDecision = decision
-        seenAny = true
+        decisions.append(decision)
         return decision
     }
 }
