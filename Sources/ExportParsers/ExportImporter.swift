@@ -24,10 +24,14 @@ public struct ImportOptions {
     /// Also take stock of what the export holds besides steps (`ImportResult.inventory`, for
     /// `stepimport inspect`); off by default, so that the totals pay nothing for it.
     public var takesInventory: Bool
+    /// The metrics whose records are read (`--metric`); steps by default. Only the Apple reader
+    /// reads others so far; the Health Connect readers hand on steps alone.
+    public var metrics: MetricSet
 
     public init(invalidRecords: InvalidRecordPolicy = .fail, parseWorkers: Int? = nil, pieceSize: Int? = nil,
-                progress: ((Int64, Int64?) -> Void)? = nil, takesInventory: Bool = false) {
+                progress: ((Int64, Int64?) -> Void)? = nil, takesInventory: Bool = false, metrics: MetricSet = .steps) {
         self.takesInventory = takesInventory
+        self.metrics = metrics
         self.invalidRecords = invalidRecords
         self.parseWorkers = parseWorkers
         self.pieceSize = pieceSize
@@ -108,9 +112,10 @@ extension ImportResult {
     /// The one UTC offset every sample of an Apple export carries, when its days span more than
     /// 60: Apple writes each timestamp with the phone's offset at export time, so in a zone with
     /// daylight saving the dates near midnight may be an hour off (the remedy is the trainee's zone).
-    public func exportTimeOffset(_ statistics: AggregationStats, days: [DayTotal]) -> Int32? {
-        guard kind == .appleHealth, statistics.offsets.count == 1, let first = days.first, let last = days.last,
-              Int(last.date.daysSinceEpoch) - Int(first.date.daysSinceEpoch) > 60
+    /// `first` and `last` are the first and last days shown.
+    public func exportTimeOffset(_ statistics: AggregationStats, from first: LocalDate?, to last: LocalDate?) -> Int32? {
+        guard kind == .appleHealth, statistics.offsets.count == 1, let first, let last,
+              Int(last.daysSinceEpoch) - Int(first.daysSinceEpoch) > 60
         else { return nil }
         return statistics.offsets[0]
     }

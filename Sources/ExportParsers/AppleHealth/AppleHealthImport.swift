@@ -51,18 +51,20 @@ public enum AppleHealthImport {
         let workers = options.parseWorkers ?? defaultParseWorkers
         if workers <= 0 {
             return try readOnThisThread(stream, into: sink, invalidRecords: options.invalidRecords,
-                                        takesCensus: options.takesInventory, progress: options.progress)
+                                        takesCensus: options.takesInventory, metrics: options.metrics,
+                                        progress: options.progress)
         }
         return try readInPieces(stream, into: sink, invalidRecords: options.invalidRecords, workers: workers,
                                 pieceSize: options.pieceSize ?? defaultPieceSize, takesCensus: options.takesInventory,
-                                progress: options.progress)
+                                metrics: options.metrics, progress: options.progress)
     }
 
     /// Reads (and inflates) and filters on a second thread, parses on this one.
     static func readOnThisThread(_ stream: ByteStream, into sink: StepSink, invalidRecords: InvalidRecordPolicy,
-                                 takesCensus: Bool = false,
+                                 takesCensus: Bool = false, metrics: MetricSet = .steps,
                                  progress: ((Int64, Int64?) -> Void)?) throws(ExportError) -> AppleImportSummary {
-        let parser = AppleHealthParser(sink: sink, invalidRecords: invalidRecords, takesCensus: takesCensus)
+        let parser = AppleHealthParser(sink: sink, invalidRecords: invalidRecords, takesCensus: takesCensus,
+                                       metrics: metrics)
         let location = stream.location
         let readAhead = FilteredReadAhead(stream: stream, chunkSize: chunkSize)
         var total: Int64 = 0
@@ -100,14 +102,14 @@ public enum AppleHealthImport {
     /// the one a single parse reports, at the same line and column.
     static func readInPieces(_ stream: ByteStream, into sink: StepSink, invalidRecords policy: InvalidRecordPolicy,
                              workers: Int, pieceSize: Int, readSize: Int = pieceReadSize, counts: PieceCounts? = nil,
-                             takesCensus: Bool = false,
+                             takesCensus: Bool = false, metrics: MetricSet = .steps,
                              progress: ((Int64, Int64?) -> Void)?) throws(ExportError) -> AppleImportSummary {
         let location = stream.location
         // libxml2's global set-up is not safe to run on several threads at once: do it here, once.
         xmlInitParser()
         let pieces = PieceParser<ApplePieceResult>(stream: stream, workers: workers, pieceSize: pieceSize,
                                                                 readSize: readSize) {
-            let worker = ApplePieceResult.Worker(policy: policy, takesCensus: takesCensus)
+            let worker = ApplePieceResult.Worker(policy: policy, takesCensus: takesCensus, metrics: metrics)
             return { bytes, piece in worker.parse(bytes, piece) }
         }
         var statistics = AppleParseStatistics()
@@ -137,7 +139,7 @@ public enum AppleHealthImport {
                                                        lineOffset: piece.index == 0 ? 0 : nextLine - 2,
                                                        rootLine: piece.frame?.rootLine ?? 1,
                                                        byteShift: piece.filteredStart - Int64(prefix),
-                                                       takesCensus: takesCensus)
+                                                       takesCensus: takesCensus, metrics: metrics)
                             if piece.index > 0, let frame = piece.frame {
                                 try parser.feed(frame.prefix)
                             }
@@ -180,6 +182,7 @@ extension AppleParseStatistics {
     mutating func add(_ other: AppleParseStatistics, lineShift: Int) {
         records += other.records
         stepRecords += other.stepRecords
+        metricRecords += other.metricRecords
         nestedStepRecords += other.nestedStepRecords
         skipped.add(other.skipped, lineShift: lineShift)
         if locale == nil { locale = other.locale }

@@ -9,6 +9,8 @@ public struct AppleParseStatistics: Equatable, Sendable {
     public var records = 0
     /// Top-level step count records handed on.
     public var stepRecords = 0
+    /// Top-level records (and workouts) of the other metrics asked for, handed on.
+    public var metricRecords = 0
     /// Step count records inside `Correlation` and other elements, ignored (Apple repeats them at top level).
     public var nestedStepRecords = 0
     /// Records skipped under `InvalidRecordPolicy.skip`, with the first few.
@@ -27,7 +29,10 @@ public struct AppleParseStatistics: Equatable, Sendable {
 /// so a zip entry, a file and standard input all drive the same parser and memory stays flat.
 /// Feed it bytes that went through `AppleXMLPrefilter`: the parser itself has no recovery mode.
 public final class AppleHealthParser {
-    private let sink: StepSink
+    let sink: StepSink
+    /// The metrics whose records are handed on (`--metric`); steps alone take the path they always took.
+    let metrics: MetricSet
+    private let stepsOnly: Bool
     private let policy: InvalidRecordPolicy
     private var context: xmlParserCtxtPtr?
     private var handler = xmlSAXHandler()
@@ -41,22 +46,26 @@ public final class AppleHealthParser {
     /// Added to the byte offsets libxml2 reports to place them in the filtered stream: for a piece,
     /// where it starts there minus the length of the copy of the root's start tag fed before it.
     private let byteShift: Int64
-    public private(set) var statistics = AppleParseStatistics()
+    public internal(set) var statistics = AppleParseStatistics()
     /// Whether `statistics.census` is taken: a flag, so that the path without one tests a Bool per
     /// element, not an optional struct (testing that cost 0.6% of a run's instructions).
     private let takesCensus: Bool
 
     private static let stepType: [UInt8] = Array("HKQuantityTypeIdentifierStepCount".utf8)
-    private static let unknownSource: [UInt8] = Array("(unknown)".utf8)
+    static let unknownSource: [UInt8] = Array("(unknown)".utf8)
 
     /// `takesCensus`: also count every top-level element by type into `statistics.census`.
-    public convenience init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy = .fail, takesCensus: Bool = false) {
-        self.init(sink: sink, invalidRecords: policy, lineOffset: 0, rootLine: 1, takesCensus: takesCensus)
+    /// `metrics`: the records to hand on (steps by default; the others through `StepSink.add(_:of:sourceUTF8:)`).
+    public convenience init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy = .fail, takesCensus: Bool = false,
+                            metrics: MetricSet = .steps) {
+        self.init(sink: sink, invalidRecords: policy, lineOffset: 0, rootLine: 1, takesCensus: takesCensus, metrics: metrics)
     }
 
     init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy, lineOffset: Int, rootLine: Int,
-         byteShift: Int64 = 0, takesCensus: Bool = false) {
+         byteShift: Int64 = 0, takesCensus: Bool = false, metrics: MetricSet = .steps) {
         self.sink = sink
+        self.metrics = metrics
+        stepsOnly = metrics.isStepsOnly
         self.takesCensus = takesCensus
         if takesCensus { statistics.census = AppleRecordCensus() }
         self.policy = policy
@@ -258,12 +267,19 @@ public final class AppleHealthParser {
         case 1:
             lastTopLevelName = name
             if takesCensus { takeCensus(name, attributeCount, attributes) }
-            guard isNamed(name, "Record") else { return }
+            guard isNamed(name, "Record") else {
+                if !stepsOnly, metrics.contains(.workouts), let attributes, isNamed(name, "Workout") {
+                    handleWorkout(attributes, attributeCount)
+                }
+                return
+            }
             statistics.records += 1
-            guard let attributes, let type = attributeValue(attributes, attributeCount, "type"),
-                  equals(type, AppleHealthParser.stepType)
-            else { return }
-            handleStepRecord(attributes, attributeCount)
+            guard let attributes, let type = attributeValue(attributes, attributeCount, "type") else { return }
+            if equals(type, AppleHealthParser.stepType) {
+                if stepsOnly || metrics.contains(.steps) { handleStepRecord(attributes, attributeCount) }
+            } else if !stepsOnly, let recordType = AppleMetricType(type), recordType.isWanted(in: metrics) {
+                handleMetricRecord(recordType, attributes, attributeCount)
+            }
         case 0:
             sawRoot = true
             guard isNamed(name, "HealthData") else {
@@ -327,23 +343,14 @@ public final class AppleHealthParser {
                 break
             }
         }
-        guard let start else { return invalid("missing startDate") }
-        guard let end else { return invalid("missing endDate") }
+        guard let interval = recordInterval(start: start, end: end) else { return }
         guard let value else { return invalid("missing value") }
-        // Apple always writes the offset; a time without one is not Apple's form.
-        guard let startTime = Timestamp.parse(start), let startOffset = startTime.offset else {
-            return invalid("startDate \"\(String(decoding: start, as: UTF8.self))\" is not a date (yyyy-MM-dd HH:mm:ss ±hhmm)")
-        }
-        guard let endTime = Timestamp.parse(end), endTime.offset != nil else {
-            return invalid("endDate \"\(String(decoding: end, as: UTF8.self))\" is not a date (yyyy-MM-dd HH:mm:ss ±hhmm)")
-        }
-        guard endTime.ms >= startTime.ms else {
-            return invalid("endDate \(String(decoding: end, as: UTF8.self)) is before startDate \(String(decoding: start, as: UTF8.self))")
-        }
         guard let steps = DecimalNumber.parse(value), steps >= 0 else {
             return invalid("value \"\(String(decoding: value, as: UTF8.self))\" is not a non-negative number")
         }
-        let sample = StepSample(startMs: startTime.ms, endMs: endTime.ms, offsetSeconds: startOffset, value: steps)
+        var sample = interval
+        sample.value = steps
+        guard let start, let end else { return }  // read by recordInterval: never nil here
         if let problem = SampleLimits.problem(in: sample) {
             let quoted = { (text: UnsafeRawBufferPointer) in "\"\(String(decoding: text, as: UTF8.self))\"" }
             return invalid(problem.message(steps: "value \(quoted(value))", start: "startDate \(quoted(start))",
@@ -357,7 +364,36 @@ public final class AppleHealthParser {
         }
     }
 
-    private func invalid(_ problem: String) {
+    /// A record's interval (its value 0) from its `startDate` and `endDate`, placed by the start's
+    /// offset; nil when either is missing or not Apple's form, or the end is before the start,
+    /// after the record was reported invalid. The one reading of Apple's times.
+    @inline(__always)
+    func recordInterval(start: UnsafeRawBufferPointer?, end: UnsafeRawBufferPointer?) -> StepSample? {
+        guard let start else {
+            invalid("missing startDate")
+            return nil
+        }
+        guard let end else {
+            invalid("missing endDate")
+            return nil
+        }
+        // Apple always writes the offset; a time without one is not Apple's form.
+        guard let startTime = Timestamp.parse(start), let startOffset = startTime.offset else {
+            invalid("startDate \"\(String(decoding: start, as: UTF8.self))\" is not a date (yyyy-MM-dd HH:mm:ss ±hhmm)")
+            return nil
+        }
+        guard let endTime = Timestamp.parse(end), endTime.offset != nil else {
+            invalid("endDate \"\(String(decoding: end, as: UTF8.self))\" is not a date (yyyy-MM-dd HH:mm:ss ±hhmm)")
+            return nil
+        }
+        guard endTime.ms >= startTime.ms else {
+            invalid("endDate \(String(decoding: end, as: UTF8.self)) is before startDate \(String(decoding: start, as: UTF8.self))")
+            return nil
+        }
+        return StepSample(startMs: startTime.ms, endMs: endTime.ms, offsetSeconds: startOffset, value: 0)
+    }
+
+    func invalid(_ problem: String) {
         if let failure = policy.reject(at: currentPosition, problem, skipped: &statistics.skipped) {
             fail(failure)
         }
@@ -366,18 +402,18 @@ public final class AppleHealthParser {
     // MARK: - Bytes
 
     @inline(__always)
-    private func span(_ start: UnsafePointer<xmlChar>?, _ end: UnsafePointer<xmlChar>?) -> UnsafeRawBufferPointer {
+    func span(_ start: UnsafePointer<xmlChar>?, _ end: UnsafePointer<xmlChar>?) -> UnsafeRawBufferPointer {
         guard let start, let end else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         return UnsafeRawBufferPointer(start: start, count: end - start)
     }
 
     @inline(__always)
-    private func isNamed(_ name: UnsafePointer<xmlChar>, _ expected: StaticString) -> Bool {
+    func isNamed(_ name: UnsafePointer<xmlChar>, _ expected: StaticString) -> Bool {
         strcmp(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self),
                UnsafeRawPointer(expected.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
     }
 
-    private func attributeValue(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, _ count: Int,
+    func attributeValue(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, _ count: Int,
                                 _ wanted: StaticString) -> UnsafeRawBufferPointer? {
         for index in 0..<count {
             let base = index * 5

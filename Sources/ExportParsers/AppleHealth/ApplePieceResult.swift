@@ -11,6 +11,8 @@ struct ApplePieceResult: Sendable {
     struct Sample: Sendable {
         let sample: StepSample
         let source: Int32
+        /// Steps, or the metric beyond steps it is a sample of (`--metric`).
+        let metric: Metric
     }
 
     var samples: [Sample] = []
@@ -32,9 +34,9 @@ struct ApplePieceResult: Sendable {
         private let parser: AppleHealthParser
         private var used = false
 
-        init(policy: InvalidRecordPolicy, takesCensus: Bool = false) {
+        init(policy: InvalidRecordPolicy, takesCensus: Bool = false, metrics: MetricSet = .steps) {
             parser = AppleHealthParser(sink: collector, invalidRecords: policy, lineOffset: 0, rootLine: 1,
-                                       takesCensus: takesCensus)
+                                       takesCensus: takesCensus, metrics: metrics)
         }
 
         /// Parses one piece: inside its frame unless it starts the document, closed with the root
@@ -78,7 +80,11 @@ struct ApplePieceResult: Sendable {
     /// Replays the samples into `sink`, in order.
     func replay(into sink: StepSink) {
         for entry in samples {
-            sources[Int(entry.source)].withUnsafeBytes { sink.add(entry.sample, sourceUTF8: $0) }
+            if entry.metric == .steps {
+                sources[Int(entry.source)].withUnsafeBytes { sink.add(entry.sample, sourceUTF8: $0) }
+            } else {
+                sources[Int(entry.source)].withUnsafeBytes { sink.add(entry.sample, of: entry.metric, sourceUTF8: $0) }
+            }
         }
     }
 
@@ -97,7 +103,11 @@ struct ApplePieceResult: Sendable {
         }
 
         func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer) {
-            result.samples.append(Sample(sample: sample, source: sourceID(sourceUTF8)))
+            result.samples.append(Sample(sample: sample, source: sourceID(sourceUTF8), metric: .steps))
+        }
+
+        func add(_ sample: StepSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
+            result.samples.append(Sample(sample: sample, source: sourceID(sourceUTF8), metric: metric))
         }
 
         func addDayTotal(_ date: LocalDate, steps: Double, sourceUTF8: UnsafeRawBufferPointer) {

@@ -42,6 +42,13 @@ public enum SampleLimits {
     @inline(__always)
     public static func problem(in sample: StepSample, negativeAllowed: Bool = false) -> SampleProblem? {
         if let problem = stepsProblem(sample.value, negativeAllowed: negativeAllowed) { return problem }
+        return timeProblem(in: sample)
+    }
+
+    /// What is wrong with a sample's times and offset alone (the value is the reader's to check:
+    /// metrics other than steps have their own units and ranges), or nil.
+    @inline(__always)
+    public static func timeProblem(in sample: StepSample) -> SampleProblem? {
         guard sample.startMs >= earliestMs && sample.startMs < endMs else { return .startOutOfRange }
         guard sample.endMs >= earliestMs && sample.endMs < endMs else { return .endOutOfRange }
         guard sample.endMs - sample.startMs <= maximumSpanMs else { return .spanTooLong }

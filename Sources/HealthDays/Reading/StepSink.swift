@@ -6,9 +6,18 @@ public protocol StepSink: AnyObject {
     /// Takes a total that an export already summed for one calendar day (Google Fit's daily
     /// summary, a day-total CSV); it counts on that date whatever the zone rule.
     func addDayTotal(_ date: LocalDate, steps: Double, sourceUTF8: UnsafeRawBufferPointer)
+
+    /// Takes one sample of `metric`, its value in the metric's column unit (docs/metrics.md): a
+    /// quantity, an interval of sleep or in bed (value unused), or a workout (value its minutes).
+    /// Sinks that total steps only leave every other metric out (the default does).
+    func add(_ sample: StepSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer)
 }
 
 extension StepSink {
+    public func add(_ sample: StepSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
+        if metric == .steps { add(sample, sourceUTF8: sourceUTF8) }
+    }
+
     /// Takes one sample whose source is a string.
     public func add(_ sample: StepSample, source: String) {
         var source = source

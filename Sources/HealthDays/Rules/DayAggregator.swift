@@ -23,9 +23,18 @@ public final class DayAggregator: StepSink {
     /// a hash set of 2^19 slots (8 MB) holds, so that it never grows to the next size.
     public static let defaultInMemoryLimit = 380_000
 
-    public init(rule: ZoneRule, inMemoryLimit: Int = DayAggregator.defaultInMemoryLimit) {
+    public convenience init(rule: ZoneRule, inMemoryLimit: Int = DayAggregator.defaultInMemoryLimit) {
+        self.init(rule: rule, duplicates: DuplicateFilter(inMemoryLimit: inMemoryLimit))
+    }
+
+    /// An aggregator of one cumulative metric among several, whose duplicate checks share `budget`.
+    convenience init(rule: ZoneRule, sharing budget: DuplicateBudget) {
+        self.init(rule: rule, duplicates: DuplicateFilter(sharing: budget))
+    }
+
+    private init(rule: ZoneRule, duplicates: DuplicateFilter) {
         self.rule = rule
-        duplicates = DuplicateFilter(inMemoryLimit: inMemoryLimit)
+        self.duplicates = duplicates
         if case .zone(let zone) = rule {
             calendar = ZoneCalendar(zone: zone)
         } else {

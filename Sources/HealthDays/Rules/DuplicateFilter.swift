@@ -21,6 +21,8 @@ final class DuplicateFilter {
     }
 
     private let inMemoryLimit: Int
+    /// The keys in memory counted together with other filters' (one per metric), when shared.
+    private let budget: DuplicateBudget?
     private var packed = Set<PackedSampleKey>()
     private var wide = Set<WideSampleKey>()
     private var spill: SpillFiles?
@@ -31,6 +33,13 @@ final class DuplicateFilter {
 
     init(inMemoryLimit: Int) {
         self.inMemoryLimit = inMemoryLimit
+        budget = nil
+    }
+
+    /// A filter that spills once the keys of every filter sharing `budget` pass its limit.
+    init(sharing budget: DuplicateBudget) {
+        inMemoryLimit = budget.limit
+        self.budget = budget
     }
 
     func check(_ record: SampleRecord) -> Verdict {
@@ -47,7 +56,10 @@ final class DuplicateFilter {
             inserted = wide.insert(WideSampleKey(record)).inserted
         }
         guard inserted else { return .duplicate }
-        if packed.count + wide.count > inMemoryLimit {
+        if let budget {
+            budget.held += 1
+            if budget.held > budget.limit { startSpilling() }
+        } else if packed.count + wide.count > inMemoryLimit {
             startSpilling()
         }
         return .new
@@ -90,6 +102,7 @@ final class DuplicateFilter {
                 try files.append(key.record)
             }
             spill = files
+            budget?.held -= packed.count + wide.count
         } catch {
             spillError = error
             spill = nil
@@ -97,6 +110,17 @@ final class DuplicateFilter {
         }
         packed = []
         wide = []
+    }
+}
+
+/// The keys that several `DuplicateFilter`s (one per metric) may hold in memory together, so
+/// that asking for every metric keeps the memory of one filter.
+final class DuplicateBudget {
+    let limit: Int
+    var held = 0
+
+    init(limit: Int) {
+        self.limit = limit
     }
 }
 

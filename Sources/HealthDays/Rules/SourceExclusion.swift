@@ -38,6 +38,15 @@ public final class SourceExclusion: StepSink {
         }
     }
 
+    public func add(_ sample: StepSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
+        let decision = decide(sourceUTF8)
+        if decision < 0 {
+            next.add(sample, of: metric, sourceUTF8: sourceUTF8)
+        } else {
+            excluded[decision].records += 1
+        }
+    }
+
     public func addDayTotal(_ date: LocalDate, steps: Double, sourceUTF8: UnsafeRawBufferPointer) {
         let decision = decide(sourceUTF8)
         if decision < 0 {

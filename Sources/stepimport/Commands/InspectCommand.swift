@@ -60,7 +60,7 @@ struct InspectCommand {
         let refused = days.compactMap { day in UploadRules.refusal(of: day, today: today).map { (day, $0) } }
         let inspection = Inspection(path: path, result: result, inventory: result.inventory ?? ExportInventory(),
                                     sources: census.sources, offsets: census.offsets, withoutOffset: census.withoutOffset,
-                                    exportTimeOffset: result.exportTimeOffset(statistics, days: days),
+                                    exportTimeOffset: result.exportTimeOffset(statistics, from: days.first?.date, to: days.last?.date),
                                     statistics: statistics, days: days, refused: refused, zone: options.zone)
         let renderer = InspectionRenderer(inspection)
         let text = request.format == .json ? renderer.json() : renderer.table()

@@ -21,23 +21,15 @@ struct ReadCommand {
             try PostCommand.prepare(postOptions, zone: options.zone, format: options.format, diagnostics: diagnostics,
                                     quiet: options.quiet)
         }
+        if !options.metrics.isStepsOnly {
+            // --post with another metric was refused with the options.
+            return try runMetrics()
+        }
         let aggregator = DayAggregator(rule: options.zone)
         let exclusion = options.excludedSources.isEmpty ? nil
             : SourceExclusion(patterns: options.excludedSources, next: aggregator)
-        let meter = diagnostics.showsProgress && options.progress && !options.quiet ? ProgressMeter() : nil
-        let progress = meter.map { meter in { (done: Int64, total: Int64?) in meter.update(done: done, total: total) } }
         let started = Date()
-        let tuning = Tuning(environment: ProcessInfo.processInfo.environment)
-        let importOptions = ImportOptions(invalidRecords: options.skipInvalid ? .skip : .fail,
-                                          parseWorkers: tuning.parseWorkers, pieceSize: tuning.pieceSize, progress: progress)
-        let result: ImportResult
-        do throws(ExportError) {
-            defer { meter?.clear() }
-            result = try ExportImporter.open(path: path, as: choice).read(into: exclusion ?? aggregator, options: importOptions)
-            try aggregator.finish()
-        } catch {
-            throw .export(error)
-        }
+        let result = try importExport(into: exclusion ?? aggregator) { () throws(ExportError) in try aggregator.finish() }
         let range = DayRange(since: options.since, until: options.until)
         let allDays = aggregator.dayTotals(in: nil)
         let days = range.closedRange.map { range in allDays.filter { range.contains($0.date) } } ?? allDays
@@ -45,7 +37,7 @@ struct ReadCommand {
         if let post {
             report(result, statistics, days: days, allDays: allDays, seconds: Date().timeIntervalSince(started))
             reportExcluded(exclusion)
-            reportFiltered(all: allDays, kept: days)
+            reportFiltered(all: allDays.map(\.date), kept: days.map(\.date))
             try post.run(days)
             return
         }
@@ -59,13 +51,31 @@ struct ReadCommand {
         }
         report(result, statistics, days: days, allDays: allDays, seconds: Date().timeIntervalSince(started))
         reportExcluded(exclusion)
-        reportFiltered(all: allDays, kept: days)
+        reportFiltered(all: allDays.map(\.date), kept: days.map(\.date))
         reportRefusals(days)
+    }
+
+    /// Reads the export into `sink` (with the progress meter when it shows), then runs `finish`.
+    func importExport(into sink: StepSink, finish: () throws(ExportError) -> Void) throws(CommandError) -> ImportResult {
+        let meter = diagnostics.showsProgress && options.progress && !options.quiet ? ProgressMeter() : nil
+        let progress = meter.map { meter in { (done: Int64, total: Int64?) in meter.update(done: done, total: total) } }
+        let tuning = Tuning(environment: ProcessInfo.processInfo.environment)
+        let importOptions = ImportOptions(invalidRecords: options.skipInvalid ? .skip : .fail,
+                                          parseWorkers: tuning.parseWorkers, pieceSize: tuning.pieceSize, progress: progress,
+                                          metrics: options.metrics)
+        do throws(ExportError) {
+            defer { meter?.clear() }
+            let result = try ExportImporter.open(path: path, as: choice).read(into: sink, options: importOptions)
+            try finish()
+            return result
+        } catch {
+            throw .export(error)
+        }
     }
 
     /// What `--exclude-source` left out; a warning for a pattern that matched nothing (a typo
     /// would otherwise leave the source in without a word).
-    private func reportExcluded(_ exclusion: SourceExclusion?) {
+    func reportExcluded(_ exclusion: SourceExclusion?) {
         guard let exclusion else { return }
         if !options.quiet {
             for left in exclusion.excluded {
@@ -80,20 +90,21 @@ struct ReadCommand {
         }
     }
 
-    /// What `--since`/`--until` left out; a warning when they left nothing.
-    private func reportFiltered(all: [DayTotal], kept: [DayTotal]) {
+    /// What `--since`/`--until` left out; a warning when they left nothing. `all` and `kept` are
+    /// the dates of days with a value before and after, in order; `what` says what they have.
+    func reportFiltered(all: [LocalDate], kept: [LocalDate], with what: String = "steps") {
         let leftOut = all.count - kept.count
         guard options.since != nil || options.until != nil, leftOut > 0 else { return }
-        let before = all.filter { day in options.since.map { day.date < $0 } ?? false }
-        let after = all.filter { day in options.until.map { day.date > $0 } ?? false }
+        let before = all.filter { date in options.since.map { date < $0 } ?? false }
+        let after = all.filter { date in options.until.map { date > $0 } ?? false }
         var parts: [String] = []
-        if let first = before.first, let last = before.last {
-            parts.append("\(Plural.count(before.count, "day")) before \(options.since!) (\(first.date) to \(last.date))")
+        if let since = options.since, let first = before.first, let last = before.last {
+            parts.append("\(Plural.count(before.count, "day")) before \(since) (\(first) to \(last))")
         }
-        if let first = after.first, let last = after.last {
-            parts.append("\(Plural.count(after.count, "day")) after \(options.until!) (\(first.date) to \(last.date))")
+        if let until = options.until, let first = after.first, let last = after.last {
+            parts.append("\(Plural.count(after.count, "day")) after \(until) (\(first) to \(last))")
         }
-        let message = "--since/--until left out \(Plural.count(leftOut, "day")) with steps of \(all.count): "
+        let message = "--since/--until left out \(Plural.count(leftOut, "day")) with \(what) of \(all.count): "
             + parts.joined(separator: " and ")
         if kept.isEmpty {
             diagnostics.warn(message)
@@ -104,7 +115,7 @@ struct ReadCommand {
 
     /// Days the server would refuse or that cannot be true: kept in the output, listed on stderr
     /// (`--post` holds them and says so itself).
-    private func reportRefusals(_ days: [DayTotal]) {
+    func reportRefusals(_ days: [DayTotal]) {
         let zone: TimeZone
         if case .zone(let given) = options.zone { zone = given } else { zone = TimeZone.current }
         let today = UploadRules.today(in: zone)
@@ -120,7 +131,7 @@ struct ReadCommand {
     /// Which rule placed the values on days, for the table's footer. Day totals (Takeout's daily
     /// summary, day-total CSV) carry their date: no zone places them, and the footer says so
     /// rather than naming an offset no value had.
-    private func zoneDescription(_ statistics: AggregationStats) -> String {
+    func zoneDescription(_ statistics: AggregationStats) -> String {
         guard statistics.placedSamples > 0 || statistics.dayTotals == 0 else {
             let given = if case .zone = options.zone { "; --tz changes nothing for them" } else { "" }
             return "not needed (every value is a day total, counted on its own date\(given))"
@@ -136,13 +147,8 @@ struct ReadCommand {
         return words
     }
 
-    /// The summary on stderr. `days` are those shown, `allDays` those before `--since`/`--until`
-    /// (the sources line speaks of the whole export, as the record counts do).
-    private func report(_ result: ImportResult, _ statistics: AggregationStats, days: [DayTotal], allDays: [DayTotal],
-                        seconds: Double) {
-        let summary = result.summary
-        diagnostics.warnSkipped(summary, consequence: "; the totals of their days are low")
-        guard !options.quiet else { return }
+    /// What was read, how fast, and the reader's notes: the summary's first lines.
+    func reportRead(_ summary: ImportSummary, seconds: Double) {
         let rate = seconds > 0 ? ", \(ByteCount.format(Int64(Double(summary.bytesRead) / seconds)))/s" : ""
         let what = summary.locations.count == 1 ? "\(summary.locations[0])"
             : "\(summary.locations.count) files from \(InputLocation(path: summary.locations.first?.path ?? path))"
@@ -150,6 +156,16 @@ struct ReadCommand {
         for note in summary.notes {
             diagnostics.note(note.words)
         }
+    }
+
+    /// The summary on stderr. `days` are those shown, `allDays` those before `--since`/`--until`
+    /// (the sources line speaks of the whole export, as the record counts do).
+    private func report(_ result: ImportResult, _ statistics: AggregationStats, days: [DayTotal], allDays: [DayTotal],
+                        seconds: Double) {
+        let summary = result.summary
+        diagnostics.warnSkipped(summary, consequence: "; the totals of their days are low")
+        guard !options.quiet else { return }
+        reportRead(summary, seconds: seconds)
         if summary.stepRecords == 0 {
             let others = summary.otherRecords > 0 ? " (\(Plural.count(summary.otherRecords, "record")) of other types)" : ""
             diagnostics.note("no step records to total in this export\(others)")
@@ -173,7 +189,7 @@ struct ReadCommand {
                 let count = statistics.withoutOffset
                 diagnostics.note("\(Plural.count(count, "record")) \(count == 1 ? "carries" : "carry") no UTC offset and \(count == 1 ? "was" : "were") taken as UTC; --tz Area/City places \(count == 1 ? "it" : "them") in the trainee's zone")
             }
-            if let offset = result.exportTimeOffset(statistics, days: days) {
+            if let offset = result.exportTimeOffset(statistics, from: days.first?.date, to: days.last?.date) {
                 diagnostics.note(ExportTimeOffsetWords.hint(offset))
             }
         case .zone(let zone):

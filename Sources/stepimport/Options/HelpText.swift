@@ -33,9 +33,24 @@ enum HelpText {
             that cross midnight are split between the days in proportion to time. Totals
             are rounded per source per day; the highest source wins (ties: name order).
             """),
+        HelpSection("METRICS", body: """
+            --metric adds columns; each day's value comes from one source, never a sum of
+            sources. Distance, active energy, flights and exercise minutes follow the step
+            rule. Heart rate (avg, min, max), resting heart rate, HRV (SDNN) and VO2max: the
+            day's samples of the source with the most samples, on the day they start.
+            Sleep and in bed: per source the union of its intervals (stages and apps never
+            counted twice), in periods split by gaps of an hour, on the day each period
+            ends; the source with the most minutes wins. Workouts: count and minutes on
+            the day they start, the source with the most minutes. Values outside plausible
+            ranges (heart rate 25-250 bpm, a day's sleep over 24 h, ...) are left out and
+            counted in the summary; units are converted, and an unknown unit is an invalid
+            record. Only steps can be posted. Details: docs/metrics.md.
+            """),
         exitStatus,
         HelpSection("EXAMPLES", body: """
             stepimport apple export.zip
+            stepimport apple export.zip --metric all --format csv > days.csv
+            stepimport apple export.zip --metric sleep,heart-rate --tz Europe/Berlin --by-source
             stepimport apple export.zip --format json --since 2024-01-01 > days.json
             stepimport apple export.zip --tz Europe/Berlin --by-source
             unzip -p export.zip apple_health_export/export.xml | stepimport apple -

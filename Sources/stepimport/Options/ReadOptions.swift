@@ -4,6 +4,10 @@ import ExportParsers
 /// Options shared by every subcommand that reads an export.
 struct ReadOptions {
     var format: OutputFormat = .table
+    /// `--metric`: the metrics to total (docs/metrics.md); steps alone print what they always printed.
+    var metrics: MetricSet = .steps
+    /// Whether `--metric` was given (a first `--metric` replaces the default instead of adding to it).
+    var metricsGiven = false
     var bySource = false
     var zone: ZoneRule = .recordedOffset
     var since: LocalDate?

@@ -1,3 +1,4 @@
+import DisplayText
 import HealthDays
 import CommandLineKit
 import ExportParsers
@@ -37,7 +38,8 @@ extension ReadRequest {
                 table (default), json or csv. json prints exactly the body of POST /v1/trainee/health/days:
                 {"days":[{"date":"YYYY-MM-DD","steps":N}, ...]}
                 """),
-            .bySource(help: "Show every source's total per day and mark the winner (in every format; csv: date,steps,source,winner, a row per source)."),
+            .bySource(help: "Show every source's total per day and mark the winner (in every format; csv: date,steps,source,winner, a row per source; with --metric, date,metric,source,value,winner)."),
+            .metric,
             .zone(help: .asWritten("""
                 Place every sample in this IANA zone (e.g. Europe/Berlin),
                 with its daylight-saving rules. Without it, each sample
@@ -131,6 +133,11 @@ extension ReadRequest {
     }
 
     private static func checkDates(_ request: inout ReadRequest) throws(Rejection) {
+        if request.options.post != nil && !request.options.metrics.isStepsOnly {
+            let others = request.options.metrics.metrics.filter { $0 != .steps }.map(\.name).joined(separator: ",")
+            throw Rejection("--post sends steps only (POST /v1/trainee/health/days takes nothing else), "
+                            + "not --metric \(others): print them without --post")
+        }
         if let since = request.options.since, let until = request.options.until, since > until {
             throw Rejection("--since \(since) is after --until \(until)")
         }
@@ -149,6 +156,32 @@ extension Option where Options == ReadRequest {
 
     static func bySource(help: HelpProse) -> Option {
         .flag("--by-source", help: help) { $0.options.bySource = true }
+    }
+
+    /// `--metric LIST`: a comma list, repeatable, `all` for every metric.
+    static var metric: Option {
+        .repeatable("--metric", value: "list", help: .asWritten("""
+            The daily metrics to total, a comma list (repeatable):
+            steps (default), distance, active-energy, flights,
+            exercise, heart-rate, resting-hr, hrv, vo2max, sleep,
+            in-bed, workouts, or all. One column each (METRICS).
+            """)) { (request, text) throws(Rejection) in
+            if !request.options.metricsGiven {
+                request.options.metrics = []
+                request.options.metricsGiven = true
+            }
+            for word in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+                if word == "all" {
+                    request.options.metrics = .all
+                } else if let metric = Metric(name: word) {
+                    request.options.metrics.insert(MetricSet(metric))
+                } else {
+                    let names = Metric.allCases.map(\.name) + ["all"]
+                    let hint = NearestWord.among(names, for: word).map { "did you mean \($0)? " } ?? ""
+                    throw Rejection("unknown metric '\(word)' in --metric: \(hint)(use \(names.joined(separator: ", ")))")
+                }
+            }
+        }
     }
 
     static var since: Option {

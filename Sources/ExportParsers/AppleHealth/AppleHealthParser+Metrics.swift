@@ -1,0 +1,116 @@
+import CLibXML2
+import HealthDays
+
+/// The records of metrics beyond steps (`--metric`, docs/metrics.md): read with the same care
+/// as step records (the same times, the same bounds, invalid records named), their values
+/// converted to the column's unit or refused.
+extension AppleHealthParser {
+    /// A top-level `Record` of a metric asked for.
+    func handleMetricRecord(_ type: AppleMetricType, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>,
+                            _ count: Int) {
+        var source: UnsafeRawBufferPointer?
+        var start: UnsafeRawBufferPointer?
+        var end: UnsafeRawBufferPointer?
+        var value: UnsafeRawBufferPointer?
+        var unit: UnsafeRawBufferPointer?
+        for index in 0..<count {
+            let base = index * 5
+            guard let name = attributes[base] else { continue }
+            let text = span(attributes[base + 3], attributes[base + 4])
+            if isNamed(name, "sourceName") { source = text }
+            else if isNamed(name, "startDate") { start = text }
+            else if isNamed(name, "endDate") { end = text }
+            else if isNamed(name, "value") { value = text }
+            else if isNamed(name, "unit") { unit = text }
+        }
+        guard var sample = recordInterval(start: start, end: end) else { return }
+        guard let value else { return invalid("missing value") }
+        let metric: Metric
+        switch type {
+        case .sleepAnalysis:
+            switch AppleMetricType.sleepValue(value) {
+            case .asleep: metric = .sleep
+            case .inBed: metric = .inBed
+            case .awake: return
+            case nil:
+                return invalid("value \(quoted(value)) is not a sleep analysis value stepimport knows "
+                               + "(HKCategoryValueSleepAnalysisInBed, Awake, Asleep, AsleepUnspecified, AsleepCore, "
+                               + "AsleepDeep or AsleepREM)")
+            }
+            guard metrics.contains(metric) else { return }
+        case .quantity(let quantity):
+            metric = quantity
+            guard let number = DecimalNumber.parse(value), number >= 0 else {
+                return invalid("value \(quoted(value)) is not a non-negative number")
+            }
+            guard let unit else { return invalid("missing unit (a \(metric.name) record says its unit)") }
+            guard let factor = AppleMetricType.factor(unit, for: metric) else { return unknownUnit(unit, metric) }
+            sample.value = number * factor
+        }
+        guard checkTimes(sample, start: start, end: end) else { return }
+        hand(sample, of: metric, source: source)
+    }
+
+    /// A top-level `Workout` (asked for with `--metric workouts`): its minutes on the day it starts.
+    func handleWorkout(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, _ count: Int) {
+        var source: UnsafeRawBufferPointer?
+        var start: UnsafeRawBufferPointer?
+        var end: UnsafeRawBufferPointer?
+        var duration: UnsafeRawBufferPointer?
+        var unit: UnsafeRawBufferPointer?
+        for index in 0..<count {
+            let base = index * 5
+            guard let name = attributes[base] else { continue }
+            let text = span(attributes[base + 3], attributes[base + 4])
+            if isNamed(name, "sourceName") { source = text }
+            else if isNamed(name, "startDate") { start = text }
+            else if isNamed(name, "endDate") { end = text }
+            else if isNamed(name, "duration") { duration = text }
+            else if isNamed(name, "durationUnit") { unit = text }
+        }
+        guard var sample = recordInterval(start: start, end: end) else { return }
+        if let duration {
+            guard let number = DecimalNumber.parse(duration), number >= 0 else {
+                return invalid("workout duration \(quoted(duration)) is not a non-negative number")
+            }
+            guard let unit else { return invalid("missing durationUnit (a workout with a duration says its unit)") }
+            guard let factor = AppleMetricType.factor(unit, for: .workouts) else { return unknownUnit(unit, .workouts) }
+            sample.value = number * factor
+        } else {
+            // Older exports write no duration: the time from start to end.
+            sample.value = Double(sample.endMs - sample.startMs) / 60_000
+        }
+        guard checkTimes(sample, start: start, end: end) else { return }
+        hand(sample, of: .workouts, source: source)
+    }
+
+    /// The times' bounds (`SampleLimits.timeProblem`), the same as a step record's; false after
+    /// reporting the record invalid.
+    private func checkTimes(_ sample: StepSample, start: UnsafeRawBufferPointer?, end: UnsafeRawBufferPointer?) -> Bool {
+        guard let problem = SampleLimits.timeProblem(in: sample) else { return true }
+        let startWords = "startDate \(start.map(quoted) ?? "")"
+        invalid(problem.message(steps: "value", start: startWords, end: "endDate \(end.map(quoted) ?? "")",
+                                offset: "the offset of \(startWords)"))
+        return false
+    }
+
+    private func hand(_ sample: StepSample, of metric: Metric, source: UnsafeRawBufferPointer?) {
+        statistics.metricRecords += 1
+        if let source, source.count > 0 {
+            sink.add(sample, of: metric, sourceUTF8: source)
+        } else {
+            AppleHealthParser.unknownSource.withUnsafeBytes { sink.add(sample, of: metric, sourceUTF8: $0) }
+        }
+    }
+
+    private func unknownUnit(_ unit: UnsafeRawBufferPointer, _ metric: Metric) {
+        let known = AppleMetricType.units(of: metric).map(\.unit).joined(separator: ", ")
+        let what = metric == .workouts ? "a workout duration" : metric.name
+        invalid("unit \(quoted(unit)) is not a unit of \(what) stepimport knows (\(known)); "
+                + "it is refused rather than given a wrong number")
+    }
+
+    private func quoted(_ text: UnsafeRawBufferPointer) -> String {
+        "\"\(String(decoding: text, as: UTF8.self))\""
+    }
+}

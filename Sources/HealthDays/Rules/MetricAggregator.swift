@@ -1,0 +1,152 @@
+/// Turns the samples of every metric asked for into day values (docs/metrics.md): the one sink
+/// of `--metric`, as `DayAggregator` is of steps.
+///
+/// Each metric goes to the aggregator of its kind: cumulative metrics (steps included) to a
+/// `DayAggregator` each, exactly the step rule; sampled metrics and workouts to a
+/// `SampledDayAggregator`; sleep and in bed to a `SleepDayAggregator`. Their duplicate checks
+/// share one memory budget, so asking for every metric keeps the memory of steps alone.
+public final class MetricAggregator: StepSink {
+    public let metrics: MetricSet
+    public let rule: ZoneRule
+    /// Steps, whether asked for or not (empty when not): its statistics are the step summary's.
+    public let steps: DayAggregator
+    /// By `Metric.rawValue`; nil for a metric not asked for or of another kind.
+    private var cumulative: [DayAggregator?]
+    private var sampled: [SampledDayAggregator?]
+    private var sleep: [SleepDayAggregator?]
+    /// Values above the range of a cumulative metric's day, left out before they are summed.
+    private var leftOutSamples: [Int]
+
+    public init(metrics: MetricSet, rule: ZoneRule, inMemoryLimit: Int = DayAggregator.defaultInMemoryLimit) {
+        self.metrics = metrics
+        self.rule = rule
+        let budget = DuplicateBudget(limit: inMemoryLimit)
+        steps = DayAggregator(rule: rule, sharing: budget)
+        let count = Metric.allCases.count
+        cumulative = Array(repeating: nil, count: count)
+        sampled = Array(repeating: nil, count: count)
+        sleep = Array(repeating: nil, count: count)
+        leftOutSamples = Array(repeating: 0, count: count)
+        for metric in metrics.metrics {
+            switch metric.kind {
+            case .cumulative:
+                cumulative[metric.rawValue] = metric == .steps ? steps : DayAggregator(rule: rule, sharing: budget)
+            case .sampled, .workouts:
+                sampled[metric.rawValue] = SampledDayAggregator(metric: metric, rule: rule, sharing: budget)
+            case .sleep:
+                sleep[metric.rawValue] = SleepDayAggregator(metric: metric, rule: rule)
+            }
+        }
+    }
+
+    public func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer) {
+        if metrics.contains(.steps) { steps.add(sample, sourceUTF8: sourceUTF8) }
+    }
+
+    public func addDayTotal(_ date: LocalDate, steps total: Double, sourceUTF8: UnsafeRawBufferPointer) {
+        if metrics.contains(.steps) { steps.addDayTotal(date, steps: total, sourceUTF8: sourceUTF8) }
+    }
+
+    public func add(_ sample: StepSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
+        if let aggregator = cumulative[metric.rawValue] {
+            // One sample beyond a whole day's range cannot be a measurement.
+            if metric != .steps, let range = metric.plausibleRange, !range.contains(sample.value) {
+                leftOutSamples[metric.rawValue] += 1
+                return
+            }
+            aggregator.add(sample, sourceUTF8: sourceUTF8)
+        } else if let aggregator = sampled[metric.rawValue] {
+            aggregator.add(sample, sourceUTF8: sourceUTF8)
+        } else if let aggregator = sleep[metric.rawValue] {
+            aggregator.add(sample, sourceUTF8: sourceUTF8)
+        }
+    }
+
+    /// Ends the input (the duplicate checks may have spilled to disk).
+    public func finish() throws(ExportError) {
+        for aggregator in cumulative { try aggregator?.finish() }
+        for aggregator in sampled { try aggregator?.finish() }
+    }
+
+    /// What the aggregation of `metric` saw.
+    public func statistics(of metric: Metric) -> MetricStatistics {
+        if let aggregator = cumulative[metric.rawValue] {
+            let seen = aggregator.statistics
+            var result = MetricStatistics()
+            result.records = seen.samples + leftOutSamples[metric.rawValue]
+            result.duplicates = seen.duplicates
+            result.refused = seen.refused
+            result.offsets = seen.offsets
+            result.leftOut = leftOutSamples[metric.rawValue] + implausibleSourceDays(metric, aggregator)
+            return result
+        }
+        if let aggregator = sampled[metric.rawValue] { return aggregator.statistics }
+        if let aggregator = sleep[metric.rawValue] { return aggregator.statistics }
+        return MetricStatistics()
+    }
+
+    /// Every distinct offset any metric's records carried, sorted.
+    public var offsets: [Int32] {
+        Set(metrics.metrics.flatMap { statistics(of: $0).offsets }).sorted()
+    }
+
+    /// One row per local day on which any metric asked for has a value, in date order.
+    public func days(in range: ClosedRange<LocalDate>? = nil) -> [MetricDay] {
+        var byDate: [LocalDate: MetricDay] = [:]
+        for value in sourceValues(in: range) where value.standing == .winner {
+            byDate[value.date, default: MetricDay(date: value.date)][value.column] = value.value
+        }
+        return byDate.values.sorted { $0.date < $1.date }
+    }
+
+    /// Every source's value of every column per day, with its standing: by date, then column,
+    /// then as the day ranked them (the winner first).
+    public func sourceValues(in range: ClosedRange<LocalDate>? = nil) -> [MetricSourceValue] {
+        var byDate: [LocalDate: [MetricSourceValue]] = [:]
+        func take(_ values: [LocalDate: [MetricSourceValue]]) {
+            for (date, list) in values where range?.contains(date) ?? true {
+                byDate[date, default: []].append(contentsOf: list)
+            }
+        }
+        for metric in metrics.metrics {
+            if let aggregator = cumulative[metric.rawValue] {
+                take(cumulativeValues(metric, aggregator))
+            } else if let aggregator = sampled[metric.rawValue] {
+                take(aggregator.dayValues())
+            } else if let aggregator = sleep[metric.rawValue] {
+                take(aggregator.dayValues())
+            }
+        }
+        return byDate.keys.sorted().flatMap { date in
+            // Stable: each aggregator lists a column's sources in their ranking.
+            byDate[date]!.enumerated().sorted { lhs, rhs in
+                lhs.element.column != rhs.element.column ? lhs.element.column < rhs.element.column : lhs.offset < rhs.offset
+            }.map(\.element)
+        }
+    }
+
+    /// A cumulative metric's days through the step rule (`DayTotal`), a source-day beyond the
+    /// metric's range left out so that the next source can win.
+    private func cumulativeValues(_ metric: Metric, _ aggregator: DayAggregator) -> [LocalDate: [MetricSourceValue]] {
+        let column = metric.columns[0]
+        var result: [LocalDate: [MetricSourceValue]] = [:]
+        for day in aggregator.dayTotals() {
+            var taken = false
+            result[day.date] = day.sources.map { source in
+                let plausible = metric.plausibleRange?.contains(Double(source.steps)) ?? true
+                let standing: MetricSourceValue.Standing = !plausible ? .implausible : taken ? .other : .winner
+                if plausible { taken = true }
+                return MetricSourceValue(date: day.date, column: column, source: source.source,
+                                         value: Double(source.steps), standing: standing)
+            }
+        }
+        return result
+    }
+
+    private func implausibleSourceDays(_ metric: Metric, _ aggregator: DayAggregator) -> Int {
+        guard let range = metric.plausibleRange else { return 0 }
+        return aggregator.dayTotals().reduce(0) { count, day in
+            count + day.sources.count { !range.contains(Double($0.steps)) }
+        }
+    }
+}
