@@ -176,9 +176,15 @@ public enum MetricColumn: Int, CaseIterable, Sendable, Comparable {
 
     /// `value` rounded, half away from zero, to the column's decimal places: the one rounding of
     /// every metric value, at the end.
+    ///
+    /// The value is first taken to the nearest millionth, so that binary floating point never
+    /// decides a half: 2.5795 km in metres is 2579.4999999999995 as a `Double`, but 2579.5 as
+    /// written, which rounds to 2580. (Steps keep their own rounding of the plain sum.)
     public func rounded(_ value: Double) -> Double {
-        decimals == 0 ? value.rounded(.toNearestOrAwayFromZero)
-            : (value * 10).rounded(.toNearestOrAwayFromZero) / 10
+        guard value.isFinite else { return value }
+        let millionths = (value * 1_000_000).rounded()
+        if decimals == 0 { return (millionths / 1_000_000).rounded(.toNearestOrAwayFromZero) }
+        return (millionths / 100_000).rounded(.toNearestOrAwayFromZero) / 10
     }
 
     public static func < (lhs: MetricColumn, rhs: MetricColumn) -> Bool { lhs.rawValue < rhs.rawValue }

@@ -23,6 +23,10 @@ public final class DayAggregator: StepSink {
     /// a hash set of 2^19 slots (8 MB) holds, so that it never grows to the next size.
     public static let defaultInMemoryLimit = 380_000
 
+    /// Sums of a metric other than steps are rounded by `MetricColumn.rounded` (to a millionth
+    /// first); steps keep the plain rounding of their sum, exactly as before metrics existed.
+    var roundsAsMetric = false
+
     public convenience init(rule: ZoneRule, inMemoryLimit: Int = DayAggregator.defaultInMemoryLimit) {
         self.init(rule: rule, duplicates: DuplicateFilter(inMemoryLimit: inMemoryLimit))
     }
@@ -123,7 +127,7 @@ public final class DayAggregator: StepSink {
         return sums.map { key, sum in
             SourceDayTotal(date: LocalDate(daysSinceEpoch: Int32(truncatingIfNeeded: key >> 32)),
                            source: sources.names[Int(UInt32(truncatingIfNeeded: key))],
-                           steps: Self.rounded(sum))
+                           steps: whole(sum))
         }
     }
 
@@ -139,7 +143,7 @@ public final class DayAggregator: StepSink {
         for (key, sum) in sums {
             let day = Int32(truncatingIfNeeded: key >> 32)
             guard range?.contains(LocalDate(daysSinceEpoch: day)) ?? true else { continue }
-            kept.append((day, Int32(bitPattern: UInt32(truncatingIfNeeded: key)), Self.rounded(sum)))
+            kept.append((day, Int32(bitPattern: UInt32(truncatingIfNeeded: key)), whole(sum)))
         }
         kept.sort { $0.day < $1.day }
         var days: [DayTotal] = []
@@ -154,6 +158,10 @@ public final class DayAggregator: StepSink {
             start = end
         }
         return days
+    }
+
+    private func whole(_ sum: Double) -> Int {
+        Self.rounded(roundsAsMetric ? MetricColumn.steps.rounded(sum) : sum)
     }
 
     /// A source's day total in whole steps: rounded once, at the end, half away from zero.

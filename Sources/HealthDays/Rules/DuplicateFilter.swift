@@ -50,14 +50,16 @@ final class DuplicateFilter {
             return .deferred
         }
         let inserted: Bool
+        var units = 1
         if let key = PackedSampleKey(record) {
             inserted = packed.insert(key).inserted
         } else {
             inserted = wide.insert(WideSampleKey(record)).inserted
+            units = 2
         }
         guard inserted else { return .duplicate }
         if let budget {
-            budget.held += 1
+            budget.held += units
             if budget.held > budget.limit { startSpilling() }
         } else if packed.count + wide.count > inMemoryLimit {
             startSpilling()
@@ -94,7 +96,8 @@ final class DuplicateFilter {
 
     private func startSpilling() {
         do {
-            let files = try SpillFiles()
+            // Several filters may spill at once (one per metric): smaller write buffers each.
+            let files = try SpillFiles(bufferRecords: budget == nil ? 1024 : 256)
             for key in packed {
                 try files.append(key.record)
             }
@@ -102,7 +105,7 @@ final class DuplicateFilter {
                 try files.append(key.record)
             }
             spill = files
-            budget?.held -= packed.count + wide.count
+            budget?.held -= packed.count + 2 * wide.count
         } catch {
             spillError = error
             spill = nil
@@ -114,7 +117,8 @@ final class DuplicateFilter {
 }
 
 /// The keys that several `DuplicateFilter`s (one per metric) may hold in memory together, so
-/// that asking for every metric keeps the memory of one filter.
+/// that asking for every metric keeps the memory of one filter: counted in units of a packed
+/// key's 16 bytes (a wide key, 32 bytes, counts two).
 final class DuplicateBudget {
     let limit: Int
     var held = 0
@@ -127,12 +131,14 @@ final class DuplicateBudget {
 /// The 64 temporary files of a spilling `DuplicateFilter`, with a write buffer each.
 private final class SpillFiles {
     static let partitions = 64
-    static let bufferRecords = 1024
+    /// Records buffered per partition before a write (40 bytes each).
+    private let bufferRecords: Int
     private var files: [SystemFile] = []
     private var buffers: [[SampleRecord]]
     private let location = InputLocation(path: "temporary files")
 
-    init() throws(ExportError) {
+    init(bufferRecords: Int) throws(ExportError) {
+        self.bufferRecords = bufferRecords
         buffers = Array(repeating: [], count: SpillFiles.partitions)
         let directory = SystemFile.temporaryFolder(ProcessInfo.processInfo.environment)
         for _ in 0..<SpillFiles.partitions {
@@ -148,7 +154,7 @@ private final class SpillFiles {
     func append(_ record: SampleRecord) throws(ExportError) {
         let partition = Int(record.partitionHash >> 58)
         buffers[partition].append(record)
-        if buffers[partition].count >= SpillFiles.bufferRecords {
+        if buffers[partition].count >= bufferRecords {
             try flush(partition)
         }
     }

@@ -30,7 +30,13 @@ public final class MetricAggregator: StepSink {
         for metric in metrics.metrics {
             switch metric.kind {
             case .cumulative:
-                cumulative[metric.rawValue] = metric == .steps ? steps : DayAggregator(rule: rule, sharing: budget)
+                if metric == .steps {
+                    cumulative[metric.rawValue] = steps
+                } else {
+                    let aggregator = DayAggregator(rule: rule, sharing: budget)
+                    aggregator.roundsAsMetric = true
+                    cumulative[metric.rawValue] = aggregator
+                }
             case .sampled, .workouts:
                 sampled[metric.rawValue] = SampledDayAggregator(metric: metric, rule: rule, sharing: budget)
             case .sleep:

@@ -80,7 +80,7 @@ final class SampledDayAggregator {
         var result = stats
         result.offsets = offsetsSeen.sorted()
         if metric.kind == .workouts, let range = metric.plausibleRange {
-            result.leftOut = days.values.count { !range.contains($0.sum) }
+            result.leftOut = days.values.count { !isPlausible($0) }
         }
         return result
     }
@@ -113,10 +113,11 @@ final class SampledDayAggregator {
         return result
     }
 
-    /// Sampled metrics are checked sample by sample as they come; workouts by their day's minutes.
+    /// Sampled metrics are checked sample by sample as they come; workouts by their day's minutes
+    /// as shown (rounded), like every day total.
     private func isPlausible(_ value: Accumulated) -> Bool {
         guard metric.kind == .workouts, let range = metric.plausibleRange else { return true }
-        return range.contains(value.sum)
+        return range.contains(MetricColumn.workoutMinutes.rounded(value.sum))
     }
 
     /// Sampled: more samples first. Workouts: more minutes (as shown, rounded) first. Then the
@@ -124,8 +125,8 @@ final class SampledDayAggregator {
     private func ranksBefore(_ lhs: (source: String, value: Accumulated), _ rhs: (source: String, value: Accumulated)) -> Bool {
         switch metric.kind {
         case .workouts:
-            let left = lhs.value.sum.rounded(.toNearestOrAwayFromZero)
-            let right = rhs.value.sum.rounded(.toNearestOrAwayFromZero)
+            let left = MetricColumn.workoutMinutes.rounded(lhs.value.sum)
+            let right = MetricColumn.workoutMinutes.rounded(rhs.value.sum)
             if left != right { return left > right }
         default:
             if lhs.value.count != rhs.value.count { return lhs.value.count > rhs.value.count }

@@ -131,8 +131,9 @@ final class SleepDayAggregator {
         return minutes
     }
 
+    /// A source's day as shown (rounded), like every day total.
     private func isPlausible(_ minutes: Double) -> Bool {
-        metric.plausibleRange?.contains(minutes) ?? true
+        metric.plausibleRange?.contains(metric.columns[0].rounded(minutes)) ?? true
     }
 
     /// Every day's value, and every source's beside it: the most minutes wins (as shown, rounded),
