@@ -43,6 +43,9 @@ struct TextTable {
                     line += column == row.count - 1 ? cell : cell + padding
                 }
             }
+            // Empty cells at the end of a row (a day with no value in the last columns) leave no
+            // trailing blanks.
+            while line.last == " " { line.removeLast() }
             out += line + "\n"
         }
         return out
