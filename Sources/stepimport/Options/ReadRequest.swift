@@ -91,7 +91,7 @@ extension ReadRequest {
         ],
         groups: [posting],
         rules: [.planOrDryRun],
-        refusals: [.token],
+        refusals: [.token, .metricOnAndroid],
         sections: HelpText.healthConnectSections,
         finish: checkDates)
 
