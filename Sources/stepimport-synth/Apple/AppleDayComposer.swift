@@ -63,6 +63,9 @@ struct AppleDayComposer {
         writeWorkouts(plan)
         writeBloodPressureCorrelation(plan)
         writeActivitySummary(plan)
+
+        // The families added for the metrics beyond steps, each in its own stream.
+        writeCardioFitness(plan)
     }
 
     // MARK: - Element helpers
