@@ -11,6 +11,7 @@ extension AppleDayComposer {
         writeCategory("HKCategoryTypeIdentifierSleepAnalysis", .phone, created: morning,
                       start: inBedStart, end: inBedEnd, value: "HKCategoryValueSleepAnalysisInBed")
         noteSleep(.inBed, .phone, start: inBedStart, end: inBedEnd)
+        tonight.phoneInBed = inBedStart..<inBedEnd
 
         guard plan.watchOnWrist(at: plan.sleepStart) && plan.watchOnWrist(at: plan.nextWake - 1) else { return }
         var at = plan.sleepStart + random.int64(300...1500)
@@ -30,6 +31,7 @@ extension AppleDayComposer {
                 writeCategory("HKCategoryTypeIdentifierSleepAnalysis", .watch, created: morning,
                               start: at, end: end, value: stage)
                 noteSleep(noted, .watch, start: at, end: end)
+                tonight.watchAsleep.append(at..<end)
                 at = end
             }
             if at < plan.nextWake && random.chance(0.35) {

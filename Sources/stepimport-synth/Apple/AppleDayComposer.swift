@@ -32,6 +32,11 @@ struct AppleDayComposer {
     var standHours = 0
     /// Whether today's stray control character is still to be written.
     var controlCharacterPending = false
+    /// Tonight's sleep as `writeSleep` wrote it, for the sleep app that writes the
+    /// same night: the watch's asleep stages and the phone's in-bed interval.
+    var tonight = NightRecord()
+    /// The night that ended this morning (yesterday's `tonight`), for the sleep app's naps.
+    var lastNight = NightRecord()
 
     init(seed: UInt64, collectsNotes: Bool, insertsControlCharacters: Bool) {
         self.seed = seed
@@ -51,6 +56,9 @@ struct AppleDayComposer {
         // A few per file, at spread-out days, whatever the length of the run.
         controlCharacterPending = insertsControlCharacters && [1, 4, 16, 64, 256, 1024, 4096].contains(dayIndex)
 
+        lastNight = tonight
+        tonight = NightRecord()
+
         writeStepSamples(plan)
         writeHeartRate(plan)
         writeHeartRateVariability(plan)
@@ -66,6 +74,9 @@ struct AppleDayComposer {
 
         // The families added for the metrics beyond steps, each in its own stream.
         writeCardioFitness(plan)
+        writeWatchUnspecifiedSleep(plan)
+        writeSleepAppNight(plan)
+        writeSleepAppNap(plan)
     }
 
     // MARK: - Element helpers

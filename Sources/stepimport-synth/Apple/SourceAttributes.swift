@@ -62,6 +62,9 @@ struct SourceAttributes {
         case .healthMate:
             newVersion = "6.14.0"
             device = "name:BPM Connect, manufacturer:Withings, model:BPM Connect, hardware:WPM04, software:1560"
+        case .sleepCycle:
+            newVersion = "6.24.5"
+            device = nil
         }
         if newVersion != version || head.isEmpty {
             version = newVersion
