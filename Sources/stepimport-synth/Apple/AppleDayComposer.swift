@@ -77,6 +77,7 @@ struct AppleDayComposer {
         writeWatchUnspecifiedSleep(plan)
         writeSleepAppNight(plan)
         writeSleepAppNap(plan)
+        writeRunningApp(plan)
     }
 
     // MARK: - Element helpers

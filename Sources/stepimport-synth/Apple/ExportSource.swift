@@ -4,7 +4,8 @@
 /// Apple devices counting the same walks, a band app that writes every sample
 /// many times, hand-typed entries, fractional counts, and a scale app whose step
 /// record also sits inside a `Correlation`; and for the other metrics, a sleep
-/// app that writes the same nights as the watch. New sources go at the end: each
+/// app that writes the same nights as the watch, and a running app that writes
+/// its own copy of some workouts in other units. New sources go at the end: each
 /// source draws its day's device addresses in this order.
 enum ExportSource: Int, CaseIterable, Comparable {
     /// The owner's iPhone. The name has a curly apostrophe (U+2019), as iOS writes it.
@@ -22,6 +23,9 @@ enum ExportSource: Int, CaseIterable, Comparable {
     /// An iPhone sleep app: one whole-night asleep interval (and its in-bed
     /// session) on some nights, over the watch's stages, and some weekend naps.
     case sleepCycle
+    /// A running app on the phone: its own `Workout` for some of the watch's
+    /// runs and for some walks home, with distance in miles and energy in kJ.
+    case strava
 
     /// The `sourceName` attribute value.
     var name: String {
@@ -33,6 +37,7 @@ enum ExportSource: Int, CaseIterable, Comparable {
         case .stepBridge: return "StepBridge"
         case .healthMate: return "Health Mate"
         case .sleepCycle: return "Sleep Cycle"
+        case .strava: return "Strava"
         }
     }
 

@@ -65,6 +65,9 @@ struct SourceAttributes {
         case .sleepCycle:
             newVersion = "6.24.5"
             device = nil
+        case .strava:
+            newVersion = "365.0.1"
+            device = nil
         }
         if newVersion != version || head.isEmpty {
             version = newVersion
