@@ -78,6 +78,7 @@ struct AppleDayComposer {
         writeSleepAppNight(plan)
         writeSleepAppNap(plan)
         writeRunningApp(plan)
+        writeBandHeartRate(plan)
     }
 
     // MARK: - Element helpers
