@@ -14,6 +14,9 @@ enum AppleCommand {
             count the same walks, Mi Fit writes its samples 2 to 17 times, manual
             entries, fractional counts, walks across midnight, a monthly Correlation,
             and the bulk of a real export (heart rate, energy, sleep, workouts, HRV).
+            For the other metrics: VO2max, a sleep app over the watch's nights and
+            naps, a running app's workouts in miles and kJ, the band's heart rate,
+            and now and then an implausible reading.
             Every timestamp carries the export-time offset +0100, so summer samples are
             an hour off on the owner's clock, as in real exports.
             """,

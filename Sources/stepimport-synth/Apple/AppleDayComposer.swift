@@ -4,8 +4,9 @@
 /// or changing one family never shifts another's numbers); the passes append to
 /// a `DayRecordList`, which puts the day in chronological order afterwards.
 /// The passes live in extensions by family: steps, vitals, sleep, workouts, and
-/// the families added for the metrics beyond steps, each in a stream numbered
-/// from 70 on.
+/// the families added for the metrics beyond steps (VO2max, the sleep app and
+/// the watch's extra sleep interval, the running app, the band's heart rate,
+/// implausible readings), each in a stream numbered from 70 on.
 struct AppleDayComposer {
     /// The elements of the day being composed (plus any carried over).
     var list = DayRecordList()
@@ -79,6 +80,7 @@ struct AppleDayComposer {
         writeSleepAppNap(plan)
         writeRunningApp(plan)
         writeBandHeartRate(plan)
+        writeImplausibleReadings(plan)
     }
 
     // MARK: - Element helpers
