@@ -47,7 +47,8 @@ enum AppleCommand {
             .expected(help: .asWritten("""
                 Also write the day totals an importer must find (JSON):
                 by the file's offset, per source, and for
-                --tz Europe/Berlin.
+                --tz Europe/Berlin; and the day values of every
+                metric (--metric all) under both rules.
                 """)),
         ],
         rules: [.required("--out"), .exclusive("--days", "--size", reason: nil)],
@@ -91,8 +92,16 @@ enum AppleCommand {
 
         if let expectedPath = options.expectedPath {
             let totals = ExpectedTotals(samples: result.writtenSteps)
+            let metrics = ExpectedMetrics(samples: result.writtenMetrics, steps: totals.fileOffsetDays,
+                                          placement: .fileOffset)
+            let zoned = ExpectedMetrics(samples: result.writtenMetrics, steps: totals.berlinDays,
+                                        placement: .zone(ExpectedTotals.zoneIdentifier))
+            let sections = [
+                metrics.jsonSection(key: "metrics", heading: "\"rule\": \"file-offset\""),
+                zoned.jsonSection(key: "metrics_tz", heading: "\"zone\": \"\(ExpectedTotals.zoneIdentifier)\""),
+            ]
             var file = try OutputFile(path: expectedPath)
-            try file.write(Array(totals.json().utf8))
+            try file.write(Array(totals.json(appending: sections).utf8))
             try file.finish()
         }
 
