@@ -14,6 +14,9 @@ enum AppleCommand {
             count the same walks, Mi Fit writes its samples 2 to 17 times, manual
             entries, fractional counts, walks across midnight, a monthly Correlation,
             and the bulk of a real export (heart rate, energy, sleep, workouts, HRV).
+            For the other metrics: VO2max, a sleep app over the watch's nights and
+            naps, a running app's workouts in miles and kJ, the band's heart rate,
+            and now and then an implausible reading.
             Every timestamp carries the export-time offset +0100, so summer samples are
             an hour off on the owner's clock, as in real exports.
             """,
@@ -44,7 +47,8 @@ enum AppleCommand {
             .expected(help: .asWritten("""
                 Also write the day totals an importer must find (JSON):
                 by the file's offset, per source, and for
-                --tz Europe/Berlin.
+                --tz Europe/Berlin; and the day values of every
+                metric (--metric all) under both rules.
                 """)),
         ],
         rules: [.required("--out"), .exclusive("--days", "--size", reason: nil)],
@@ -88,8 +92,16 @@ enum AppleCommand {
 
         if let expectedPath = options.expectedPath {
             let totals = ExpectedTotals(samples: result.writtenSteps)
+            let metrics = ExpectedMetrics(samples: result.writtenMetrics, steps: totals.fileOffsetDays,
+                                          placement: .fileOffset)
+            let zoned = ExpectedMetrics(samples: result.writtenMetrics, steps: totals.berlinDays,
+                                        placement: .zone(ExpectedTotals.zoneIdentifier))
+            let sections = [
+                metrics.jsonSection(key: "metrics", heading: "\"rule\": \"file-offset\""),
+                zoned.jsonSection(key: "metrics_tz", heading: "\"zone\": \"\(ExpectedTotals.zoneIdentifier)\""),
+            ]
             var file = try OutputFile(path: expectedPath)
-            try file.write(Array(totals.json().utf8))
+            try file.write(Array(totals.json(appending: sections).utf8))
             try file.finish()
         }
 

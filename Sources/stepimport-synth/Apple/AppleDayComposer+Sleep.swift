@@ -10,6 +10,8 @@ extension AppleDayComposer {
         let morning = plan.nextWake + random.int64(300...1800)
         writeCategory("HKCategoryTypeIdentifierSleepAnalysis", .phone, created: morning,
                       start: inBedStart, end: inBedEnd, value: "HKCategoryValueSleepAnalysisInBed")
+        noteSleep(.inBed, .phone, start: inBedStart, end: inBedEnd)
+        tonight.phoneInBed = inBedStart..<inBedEnd
 
         guard plan.watchOnWrist(at: plan.sleepStart) && plan.watchOnWrist(at: plan.nextWake - 1) else { return }
         var at = plan.sleepStart + random.int64(300...1500)
@@ -18,22 +20,25 @@ extension AppleDayComposer {
             // One sleep cycle: core, deep (more early in the night), core, REM
             // (more towards morning), sometimes a short awakening.
             let early = cycle < 2
-            let stages: [(StaticString, ClosedRange<Int64>)] = [
-                ("HKCategoryValueSleepAnalysisAsleepCore", 900...2100),
-                ("HKCategoryValueSleepAnalysisAsleepDeep", early ? 1200...2100 : 300...900),
-                ("HKCategoryValueSleepAnalysisAsleepCore", 600...1500),
-                ("HKCategoryValueSleepAnalysisAsleepREM", early ? 480...1200 : 900...2100),
+            let stages: [(StaticString, WrittenMetricSample.SleepStage, ClosedRange<Int64>)] = [
+                ("HKCategoryValueSleepAnalysisAsleepCore", .asleepCore, 900...2100),
+                ("HKCategoryValueSleepAnalysisAsleepDeep", .asleepDeep, early ? 1200...2100 : 300...900),
+                ("HKCategoryValueSleepAnalysisAsleepCore", .asleepCore, 600...1500),
+                ("HKCategoryValueSleepAnalysisAsleepREM", .asleepREM, early ? 480...1200 : 900...2100),
             ]
-            for (stage, length) in stages where at < plan.nextWake {
+            for (stage, noted, length) in stages where at < plan.nextWake {
                 let end = min(at + random.int64(length), plan.nextWake)
                 writeCategory("HKCategoryTypeIdentifierSleepAnalysis", .watch, created: morning,
                               start: at, end: end, value: stage)
+                noteSleep(noted, .watch, start: at, end: end)
+                tonight.watchAsleep.append(at..<end)
                 at = end
             }
             if at < plan.nextWake && random.chance(0.35) {
                 let end = min(at + random.int64(60...240), plan.nextWake)
                 writeCategory("HKCategoryTypeIdentifierSleepAnalysis", .watch, created: morning,
                               start: at, end: end, value: "HKCategoryValueSleepAnalysisAwake")
+                noteSleep(.awake, .watch, start: at, end: end)
                 at = end
             }
             cycle += 1

@@ -181,7 +181,7 @@ extension AppleDayComposer {
     /// note. Nested records (inside a Correlation) are never noted.
     mutating func noteStep(_ source: ExportSource, start: Int64, end: Int64, value: Double) {
         stepRecordCount += 1
-        if collectsSteps {
+        if collectsNotes {
             writtenSteps.append(WrittenStepSample(source: source, start: start, end: end, value: value))
         }
     }
@@ -194,6 +194,7 @@ extension AppleDayComposer {
         guard hundredThousandthsOfKm > 0 else { return }
         writeRecord("HKQuantityTypeIdentifierDistanceWalkingRunning", source, unit: "km",
                     created: created, start: start, end: end, scaled: hundredThousandthsOfKm, places: 5)
+        noteMetric(.distance, source, start: start, end: end, value: Double(hundredThousandthsOfKm) / 100_000 * 1000)
     }
 
     /// Metres per step for a kind of bout.

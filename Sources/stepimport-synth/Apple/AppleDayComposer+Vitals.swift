@@ -48,6 +48,7 @@ extension AppleDayComposer {
             appendPendingControlCharacter()
             list.buffer.append("\"/>\n </Record>\n")
             list.end()
+            noteMetric(.heartRate, .watch, start: at, end: at, value: Double(bpm))
             at += step
         }
     }
@@ -65,7 +66,8 @@ extension AppleDayComposer {
             openRecord("HKQuantityTypeIdentifierHeartRateVariabilitySDNN", .watch, unit: "ms",
                        created: syncTime(.watch, after: end), start: start, end: end)
             list.buffer.append(" value=\"")
-            list.buffer.append(scaled: random.int(180_000...850_000), places: 4)
+            let tenThousandthsOfMs = random.int(180_000...850_000)
+            list.buffer.append(scaled: tenThousandthsOfMs, places: 4)
             list.buffer.append("\">\n  <HeartRateVariabilityMetadataList>\n")
             var beat = start * 100 + random.int64(0...99)
             while beat < end * 100 {
@@ -79,6 +81,7 @@ extension AppleDayComposer {
             }
             list.buffer.append("  </HeartRateVariabilityMetadataList>\n </Record>\n")
             list.end()
+            noteMetric(.heartRateVariability, .watch, start: start, end: end, value: Double(tenThousandthsOfMs) / 10_000)
         }
     }
 
@@ -120,6 +123,7 @@ extension AppleDayComposer {
                     writeRecord("HKQuantityTypeIdentifierActiveEnergyBurned", .watch, unit: "kcal",
                                 created: syncTime(.watch, after: end), start: at, end: end,
                                 scaled: millikcal, places: 3)
+                    noteMetric(.activeEnergy, .watch, start: at, end: end, value: Double(millikcal) / 1000)
                 }
             }
             at = end
@@ -155,6 +159,7 @@ extension AppleDayComposer {
             while minute + 60 <= bout.end {
                 writeRecord("HKQuantityTypeIdentifierAppleExerciseTime", .watch, unit: "min",
                             created: syncTime(.watch, after: minute + 60), start: minute, end: minute + 60, value: 1)
+                noteMetric(.exercise, .watch, start: minute, end: minute + 60, value: 1)
                 exerciseMinutes += 1
                 minute += 60
             }
@@ -201,8 +206,10 @@ extension AppleDayComposer {
             let bout = carried[random.int(0...(carried.count - 1))]
             let start = random.int64(bout.start...(bout.end - 1))
             let end = start + random.int64(10...40)
+            let flights = random.int(1...2)
             writeRecord("HKQuantityTypeIdentifierFlightsClimbed", .phone, unit: "count",
-                        created: syncTime(.phone, after: end), start: start, end: end, value: random.int(1...2))
+                        created: syncTime(.phone, after: end), start: start, end: end, value: flights)
+            noteMetric(.flights, .phone, start: start, end: end, value: Double(flights))
         }
     }
 
@@ -227,8 +234,11 @@ extension AppleDayComposer {
         var random = SplitMix64(seed: seed, day: plan.dayNumber, stream: 36)
         let start = plan.dayStart + random.int64(60...900)
         let end = min(plan.sleepStart, plan.dayEnd - 60)
+        let created = end + random.int64(60...600)
+        let resting = random.int(50...62)
         writeRecord("HKQuantityTypeIdentifierRestingHeartRate", .watch, unit: "count/min",
-                    created: end + random.int64(60...600), start: start, end: end, value: random.int(50...62))
+                    created: created, start: start, end: end, value: resting)
+        noteMetric(.restingHeartRate, .watch, start: start, end: end, value: Double(resting))
         let walks = plan.bouts.filter { $0.kind == .walk && $0.watchWorn }
         if let first = walks.first, let last = walks.last {
             writeRecord("HKQuantityTypeIdentifierWalkingHeartRateAverage", .watch, unit: "count/min",

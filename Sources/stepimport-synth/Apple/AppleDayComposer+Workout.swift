@@ -22,7 +22,9 @@ extension AppleDayComposer {
                 : " <Workout workoutActivityType=\"HKWorkoutActivityTypeWalking\" duration=\"")
             // HealthKit writes the duration as a double in minutes with all its digits.
             let durationMillis = (end - start) * 1000 + random.int64(0...999)
-            list.buffer.append(scaled: Int(durationMillis * 10_000_000 / 6), places: 11)
+            let hundredBillionthsOfMinute = Int(durationMillis * 10_000_000 / 6)
+            list.buffer.append(scaled: hundredBillionthsOfMinute, places: 11)
+            noteMetric(.workout, .watch, start: start, end: end, value: Double(hundredBillionthsOfMinute) / 100_000_000_000)
             list.buffer.append("\" durationUnit=\"min\"")
             sources[ExportSource.watch.rawValue].append(to: &list.buffer)
             appendDates(created: end + random.int64(2...90), start: start, end: end)

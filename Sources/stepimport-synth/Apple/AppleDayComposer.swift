@@ -3,19 +3,25 @@
 /// Each record family has its own pass (and its own random stream, so adding
 /// or changing one family never shifts another's numbers); the passes append to
 /// a `DayRecordList`, which puts the day in chronological order afterwards.
-/// The passes live in extensions by family: steps, vitals, sleep, workouts.
+/// The passes live in extensions by family: steps, vitals, sleep, workouts, and
+/// the families added for the metrics beyond steps (VO2max, the sleep app and
+/// the watch's extra sleep interval, the running app, the band's heart rate,
+/// implausible readings), each in a stream numbered from 70 on.
 struct AppleDayComposer {
     /// The elements of the day being composed (plus any carried over).
     var list = DayRecordList()
-    /// Notes of every top-level step record written, when `collectsSteps`.
+    /// Notes of every top-level step record written, when `collectsNotes`.
     var writtenSteps: [WrittenStepSample] = []
+    /// Notes of every top-level record of another metric written, when `collectsNotes`.
+    var writtenMetrics: [WrittenMetricSample] = []
     /// Number of `Record` elements written (top level and nested).
     var recordCount = 0
     /// Number of top-level step `Record` elements written.
     var stepRecordCount = 0
 
     let seed: UInt64
-    let collectsSteps: Bool
+    /// Whether to keep notes of the records written, for the expected totals.
+    let collectsNotes: Bool
     let insertsControlCharacters: Bool
 
     var sources: [SourceAttributes] = ExportSource.allCases.map { SourceAttributes(source: $0) }
@@ -27,10 +33,15 @@ struct AppleDayComposer {
     var standHours = 0
     /// Whether today's stray control character is still to be written.
     var controlCharacterPending = false
+    /// Tonight's sleep as `writeSleep` wrote it, for the sleep app that writes the
+    /// same night: the watch's asleep stages and the phone's in-bed interval.
+    var tonight = NightRecord()
+    /// The night that ended this morning (yesterday's `tonight`), for the sleep app's naps.
+    var lastNight = NightRecord()
 
-    init(seed: UInt64, collectsSteps: Bool, insertsControlCharacters: Bool) {
+    init(seed: UInt64, collectsNotes: Bool, insertsControlCharacters: Bool) {
         self.seed = seed
-        self.collectsSteps = collectsSteps
+        self.collectsNotes = collectsNotes
         self.insertsControlCharacters = insertsControlCharacters
     }
 
@@ -46,6 +57,9 @@ struct AppleDayComposer {
         // A few per file, at spread-out days, whatever the length of the run.
         controlCharacterPending = insertsControlCharacters && [1, 4, 16, 64, 256, 1024, 4096].contains(dayIndex)
 
+        lastNight = tonight
+        tonight = NightRecord()
+
         writeStepSamples(plan)
         writeHeartRate(plan)
         writeHeartRateVariability(plan)
@@ -58,6 +72,15 @@ struct AppleDayComposer {
         writeWorkouts(plan)
         writeBloodPressureCorrelation(plan)
         writeActivitySummary(plan)
+
+        // The families added for the metrics beyond steps, each in its own stream.
+        writeCardioFitness(plan)
+        writeWatchUnspecifiedSleep(plan)
+        writeSleepAppNight(plan)
+        writeSleepAppNap(plan)
+        writeRunningApp(plan)
+        writeBandHeartRate(plan)
+        writeImplausibleReadings(plan)
     }
 
     // MARK: - Element helpers
@@ -77,11 +100,12 @@ struct AppleDayComposer {
     /// the caller adds ` value=".."` and closes it.
     @inline(__always)
     mutating func openRecord(_ type: StaticString, _ source: ExportSource, unit: StaticString?,
-                             created: Int64, start: Int64, end: Int64, nested: Bool = false) {
+                             created: Int64, start: Int64, end: Int64, nested: Bool = false,
+                             addresses: SourceAttributes.AddressCounter = .original) {
         list.buffer.append(nested ? "  <Record type=\"" : " <Record type=\"")
         list.buffer.append(type)
         list.buffer.append(UInt8(ascii: "\""))
-        sources[source.rawValue].append(to: &list.buffer)
+        sources[source.rawValue].append(to: &list.buffer, counter: addresses)
         if let unit {
             list.buffer.append(" unit=\"")
             list.buffer.append(unit)
@@ -106,9 +130,10 @@ struct AppleDayComposer {
     /// A complete quantity record with an integer value and no children.
     @inline(__always)
     mutating func writeRecord(_ type: StaticString, _ source: ExportSource, unit: StaticString,
-                              created: Int64, start: Int64, end: Int64, value: Int) {
+                              created: Int64, start: Int64, end: Int64, value: Int,
+                              addresses: SourceAttributes.AddressCounter = .original) {
         list.begin(at: start)
-        openRecord(type, source, unit: unit, created: created, start: start, end: end)
+        openRecord(type, source, unit: unit, created: created, start: start, end: end, addresses: addresses)
         list.buffer.append(" value=\"")
         list.buffer.append(int: value)
         list.buffer.append("\"/>\n")
@@ -118,9 +143,10 @@ struct AppleDayComposer {
     /// A complete quantity record with a decimal value (`scaled / 10^places`).
     @inline(__always)
     mutating func writeRecord(_ type: StaticString, _ source: ExportSource, unit: StaticString,
-                              created: Int64, start: Int64, end: Int64, scaled: Int, places: Int) {
+                              created: Int64, start: Int64, end: Int64, scaled: Int, places: Int,
+                              addresses: SourceAttributes.AddressCounter = .original) {
         list.begin(at: start)
-        openRecord(type, source, unit: unit, created: created, start: start, end: end)
+        openRecord(type, source, unit: unit, created: created, start: start, end: end, addresses: addresses)
         list.buffer.append(" value=\"")
         list.buffer.append(scaled: scaled, places: places)
         list.buffer.append("\"/>\n")
@@ -130,13 +156,32 @@ struct AppleDayComposer {
     /// A complete category record (no unit, a symbolic value).
     @inline(__always)
     mutating func writeCategory(_ type: StaticString, _ source: ExportSource,
-                                created: Int64, start: Int64, end: Int64, value: StaticString) {
+                                created: Int64, start: Int64, end: Int64, value: StaticString,
+                                addresses: SourceAttributes.AddressCounter = .original) {
         list.begin(at: start)
-        openRecord(type, source, unit: nil, created: created, start: start, end: end)
+        openRecord(type, source, unit: nil, created: created, start: start, end: end, addresses: addresses)
         list.buffer.append(" value=\"")
         list.buffer.append(value)
         list.buffer.append("\"/>\n")
         list.end()
+    }
+
+    /// Keeps the note of a top-level metric record just written, when asked.
+    @inline(__always)
+    mutating func noteMetric(_ metric: WrittenMetricSample.Metric, _ source: ExportSource,
+                             start: Int64, end: Int64, value: Double) {
+        if collectsNotes {
+            writtenMetrics.append(WrittenMetricSample(metric: metric, source: source, start: start, end: end,
+                                                      value: value, stage: nil))
+        }
+    }
+
+    /// Keeps the note of a top-level `SleepAnalysis` record just written, when asked.
+    mutating func noteSleep(_ stage: WrittenMetricSample.SleepStage, _ source: ExportSource, start: Int64, end: Int64) {
+        if collectsNotes {
+            writtenMetrics.append(WrittenMetricSample(metric: .sleep, source: source, start: start, end: end,
+                                                      value: 0, stage: stage))
+        }
     }
 
     /// `<MetadataEntry key=".." value=".."/>` as a child (two-space indent).

@@ -18,6 +18,8 @@ struct AppleExportGenerator {
         var exportInstant: Int64
         /// Notes of the step records, empty unless asked for.
         var writtenSteps: [WrittenStepSample]
+        /// Notes of the other metrics' records, empty unless asked for.
+        var writtenMetrics: [WrittenMetricSample]
     }
 
     let options: AppleExportOptions
@@ -34,7 +36,7 @@ struct AppleExportGenerator {
         head.append("\"/>\n <Me HKCharacteristicTypeIdentifierDateOfBirth=\"1991-06-23\" HKCharacteristicTypeIdentifierBiologicalSex=\"HKBiologicalSexFemale\" HKCharacteristicTypeIdentifierBloodType=\"HKBloodTypeAPositive\" HKCharacteristicTypeIdentifierFitzpatrickSkinType=\"HKFitzpatrickSkinTypeNotSet\" HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse=\"None\"/>\n")
         try file.write(head.bytes)
 
-        var composer = AppleDayComposer(seed: options.seed, collectsSteps: options.expectedPath != nil,
+        var composer = AppleDayComposer(seed: options.seed, collectsNotes: options.expectedPath != nil,
                                         insertsControlCharacters: options.controlCharacters)
         var dayNumber = options.startDay
         var dayIndex = 0
@@ -65,6 +67,7 @@ struct AppleExportGenerator {
 
         return Result(firstDay: options.startDay, lastDay: lastDay, dayCount: dayIndex, bytes: bytes,
                       recordCount: composer.recordCount, stepRecordCount: composer.stepRecordCount,
-                      exportInstant: exportInstant, writtenSteps: composer.writtenSteps)
+                      exportInstant: exportInstant, writtenSteps: composer.writtenSteps,
+                      writtenMetrics: composer.writtenMetrics)
     }
 }

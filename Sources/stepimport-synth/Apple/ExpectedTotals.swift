@@ -36,45 +36,20 @@ struct ExpectedTotals {
             unique.append(sample)
         }
 
-        // The file writes every timestamp at +01:00, so its local midnights are
-        // 23:00 UTC.
-        let fileOffset: Int64 = 3600
-        let fileSums = ExpectedTotals.daySums(
-            unique,
-            dayOf: { floorDivide($0 + fileOffset, 86_400) },
-            midnight: { $0 * 86_400 - fileOffset })
+        let fileSums = ExpectedTotals.daySums(unique, placement: .fileOffset)
         fileOffsetSources = ExpectedTotals.rounded(fileSums)
         fileOffsetDays = ExpectedTotals.winners(fileOffsetSources)
 
-        let zone = TimeZone(identifier: ExpectedTotals.zoneIdentifier)!
-        func offset(_ instant: Int64) -> Int64 {
-            Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant))))
-        }
-        var midnights: [Int64: Int64] = [:]
-        let berlinSums = ExpectedTotals.daySums(
-            unique,
-            dayOf: { floorDivide($0 + offset($0), 86_400) },
-            midnight: { day in
-                if let known = midnights[day] { return known }
-                // Find the instant whose Berlin wall clock reads 00:00 of `day`
-                // (midnight is never inside a Berlin DST change, so this settles).
-                let wall = day * 86_400
-                var instant = wall - 3600
-                for _ in 0..<4 {
-                    let candidate = wall - offset(instant)
-                    if candidate == instant { break }
-                    instant = candidate
-                }
-                midnights[day] = instant
-                return instant
-            })
+        let berlinSums = ExpectedTotals.daySums(unique, placement: .zone(ExpectedTotals.zoneIdentifier))
         berlinDays = ExpectedTotals.winners(ExpectedTotals.rounded(berlinSums))
     }
 
     /// Sums per source per day, splitting samples that cross a local midnight in
     /// proportion to the seconds on each side.
-    private static func daySums(_ samples: [WrittenStepSample], dayOf: (Int64) -> Int64,
-                                midnight: (Int64) -> Int64) -> [ExportSource: [Int64: Double]] {
+    private static func daySums(_ samples: [WrittenStepSample],
+                                placement: DayPlacement) -> [ExportSource: [Int64: Double]] {
+        let dayOf = placement.day
+        let midnight = placement.midnight
         var sums: [ExportSource: [Int64: Double]] = [:]
         for sample in samples {
             var day = dayOf(sample.start)
@@ -125,8 +100,9 @@ struct ExpectedTotals {
         return best.values.sorted { $0.dayNumber < $1.dayNumber }
     }
 
-    /// The JSON document written by `--expected`.
-    func json() -> String {
+    /// The JSON document written by `--expected`: these totals' sections, then
+    /// `sections` (each a `"key": value` member, indented by two spaces).
+    func json(appending sections: [String] = []) -> String {
         func quoted(_ text: String) -> String {
             var out = "\""
             for scalar in text.unicodeScalars {
@@ -164,7 +140,11 @@ struct ExpectedTotals {
         }.joined(separator: ",\n")
         out += "\n  },\n  \"tz\": {\n    \"zone\": \(quoted(ExpectedTotals.zoneIdentifier)),\n    \"days\": [\n"
         out += dayList(berlinDays, indent: "      ")
-        out += "\n    ]\n  }\n}\n"
+        out += "\n    ]\n  }"
+        for section in sections {
+            out += ",\n" + section
+        }
+        out += "\n}\n"
         return out
     }
 }
@@ -185,6 +165,6 @@ private struct SampleKey: Hashable {
 }
 
 /// Whether `a` sorts before `b` comparing UTF-8 bytes (not Unicode collation).
-private func utf8Precedes(_ a: String, _ b: String) -> Bool {
+func utf8Precedes(_ a: String, _ b: String) -> Bool {
     a.utf8.lexicographicallyPrecedes(b.utf8)
 }

@@ -7,7 +7,20 @@
 /// (each sample gets its own object) but the allocator keeps reusing a handful
 /// of slots; here each source cycles through six addresses 0xa0 apart, picked
 /// in a scrambled order, with a new set every day.
+///
+/// The record families added for the metrics beyond steps (VO2max, the watch's
+/// extra sleep interval, its implausible readings) pick their addresses with a
+/// counter of their own (`AddressCounter.added`), so that adding them left the
+/// `device` text of every record written before them exactly as it was.
 struct SourceAttributes {
+    /// Which record counter picks a record's object address.
+    enum AddressCounter {
+        /// The counter of the record families that steps were first generated with.
+        case original
+        /// The counter of the families added later, which never moves the first one.
+        case added
+    }
+
     /// The source these attributes describe.
     let source: ExportSource
     /// ` sourceName="..." sourceVersion="..."`.
@@ -18,6 +31,7 @@ struct SourceAttributes {
     private var version = ""
     private var baseAddress: UInt64 = 0
     private var recordCounter: UInt64 = 0
+    private var addedRecordCounter: UInt64 = 0
 
     init(source: ExportSource) {
         self.source = source
@@ -48,6 +62,12 @@ struct SourceAttributes {
         case .healthMate:
             newVersion = "6.14.0"
             device = "name:BPM Connect, manufacturer:Withings, model:BPM Connect, hardware:WPM04, software:1560"
+        case .sleepCycle:
+            newVersion = "6.24.5"
+            device = nil
+        case .strava:
+            newVersion = "365.0.1"
+            device = nil
         }
         if newVersion != version || head.isEmpty {
             version = newVersion
@@ -69,14 +89,22 @@ struct SourceAttributes {
     }
 
     /// Appends ` sourceName=".." sourceVersion=".."` and, for Apple devices,
-    /// ` device=".."` with a new object address.
+    /// ` device=".."` with a new object address, picked by `counter`.
     @inline(__always)
-    mutating func append(to buffer: inout ByteBuffer) {
+    mutating func append(to buffer: inout ByteBuffer, counter: AddressCounter = .original) {
         buffer.append(head)
         if let tail = deviceTail {
             buffer.append(" device=\"&lt;&lt;HKDevice: 0x")
-            recordCounter &+= 1
-            let slot = (recordCounter &* 0x9E37_79B9_7F4A_7C15) >> 61  // 0...7
+            let count: UInt64
+            switch counter {
+            case .original:
+                recordCounter &+= 1
+                count = recordCounter
+            case .added:
+                addedRecordCounter &+= 1
+                count = addedRecordCounter
+            }
+            let slot = (count &* 0x9E37_79B9_7F4A_7C15) >> 61  // 0...7
             buffer.append(hex: baseAddress - 0xA0 * (slot % 6), digits: 9)
             buffer.append(tail)
         }

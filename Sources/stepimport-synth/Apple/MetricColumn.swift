@@ -1,0 +1,56 @@
+/// The columns of `stepimport apple --metric all`, in their order (docs/metrics.md,
+/// Output), with how each is written.
+enum MetricColumn: CaseIterable {
+    case steps
+    case distance
+    case activeEnergy
+    case flights
+    case exercise
+    case heartRateAverage
+    case heartRateMinimum
+    case heartRateMaximum
+    case restingHeartRate
+    case heartRateVariability
+    case vo2Max
+    case sleep
+    case inBed
+    case workouts
+    case workoutMinutes
+
+    /// The column's name in the CSV header and the JSON keys.
+    var name: String {
+        switch self {
+        case .steps: return "steps"
+        case .distance: return "distance_m"
+        case .activeEnergy: return "active_kcal"
+        case .flights: return "flights"
+        case .exercise: return "exercise_min"
+        case .heartRateAverage: return "hr_avg"
+        case .heartRateMinimum: return "hr_min"
+        case .heartRateMaximum: return "hr_max"
+        case .restingHeartRate: return "resting_hr"
+        case .heartRateVariability: return "hrv_sdnn_ms"
+        case .vo2Max: return "vo2max"
+        case .sleep: return "sleep_min"
+        case .inBed: return "in_bed_min"
+        case .workouts: return "workouts"
+        case .workoutMinutes: return "workout_min"
+        }
+    }
+
+    /// Whether the column is written with one decimal (its value is kept in tenths);
+    /// every other column is a whole number.
+    var hasOneDecimal: Bool {
+        switch self {
+        case .heartRateAverage, .restingHeartRate, .heartRateVariability, .vo2Max: return true
+        default: return false
+        }
+    }
+
+    /// A value of the column as JSON and the CSV write it: `8123`, or `72.4` from 724 tenths.
+    func text(_ value: Int) -> String {
+        guard hasOneDecimal else { return String(value) }
+        let sign = value < 0 ? "-" : ""
+        return "\(sign)\(value.magnitude / 10).\(value.magnitude % 10)"
+    }
+}
