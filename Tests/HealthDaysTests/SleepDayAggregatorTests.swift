@@ -144,4 +144,30 @@ import TestSupport
         #expect(totalMinutes(aggregator) == 500_000)
         #expect(elapsed < .seconds(60), "took \(elapsed): no compaction per record")
     }
+
+    @Test func intervalsThatMergeIntoHeldOnesAreNotRefusedAtTheCap() {
+        let aggregator = sleepAggregator()
+        // 300,000 disjoint minutes, then each again from the same start to two minutes (a second
+        // device of the same source): the union is 300,000 disjoint intervals of 2 minutes, under
+        // the cap, so nothing may be refused: 600,000 minutes.
+        addDisjoint(aggregator, count: 300_000)
+        addDisjoint(aggregator, count: 300_000, length: 2 * minute)
+        let statistics = aggregator.statistics(of: .sleep)
+        #expect(statistics.refused == 0)
+        #expect(totalMinutes(aggregator) == 600_000)
+    }
+
+    @Test func copiesNearTheCapNeitherRefusedNorCompactedForEachRecord() {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let aggregator = sleepAggregator()
+        // 450,000 distinct intervals, just under the cap, then every one twice more: each merging
+        // leaves 450,000, so nothing is refused, and compactions stay far apart.
+        for _ in 0..<3 { addDisjoint(aggregator, count: 450_000) }
+        let statistics = aggregator.statistics(of: .sleep)
+        let elapsed = clock.now - started
+        #expect(statistics.refused == 0)
+        #expect(totalMinutes(aggregator) == 450_000)
+        #expect(elapsed < .seconds(60), "took \(elapsed)")
+    }
 }
