@@ -178,6 +178,7 @@ final class MetricCollector: StepSink {
         #expect(error.message.contains("unit \"\(name)\""), "\(error.message)")
         #expect(error.message.contains("(\(known))"), "\(error.message)")
         #expect(error.message.contains(metric.name), "\(error.message)")
+        #expect(error.record == "\(metric.name) record")
 
         // Skipped instead: counted with its line, the next record still read.
         let (entries, statistics) = try Self.parse(text, metrics: MetricSet(metric), policy: .skip)
@@ -229,6 +230,7 @@ final class MetricCollector: StepSink {
         #expect(unknown.kind == .invalidRecord)
         #expect(unknown.message.contains("unit \"d\""))
         #expect(unknown.message.contains("(min, s, hr)"))
+        #expect(unknown.record == "workout")
         let missing = try #require(Self.failure(Self.document([Self.workout(duration: "30", unit: nil)]), metrics: metricSet(.workouts)))
         #expect(missing.message.contains("missing durationUnit"))
     }
@@ -276,9 +278,44 @@ final class MetricCollector: StepSink {
         #expect(error.kind == .invalidRecord)
         #expect(error.line == 3)
         #expect(error.message.contains("\"HKCategoryValueSleepAnalysisAsleepLight\""))
+        #expect(error.record == "sleep analysis record")
         let (entries, statistics) = try Self.parse(text, metrics: metricSet(.sleep), policy: .skip)
         #expect(entries.count == 1)
         #expect(statistics.skipped.count == 1)
+    }
+
+    /// The message of an invalid record says what it was; a step record read after a metric
+    /// record is a step record again.
+    @Test func anInvalidRecordSaysWhatItWas() throws {
+        let badDate = "2024-01-01 25:00:00 +0100"
+        let cases: [(String, String)] = [
+            (Self.record(Self.heartRate, value: "61", unit: "count/min", start: badDate), "heart-rate record"),
+            (Self.record(Self.activeEnergy, value: "x", unit: "kcal"), "active-energy record"),
+            (Self.record(Self.sleep, value: "HKCategoryValueSleepAnalysisInBed", start: badDate), "sleep analysis record"),
+            (Self.workout(duration: "-1", unit: "min"), "workout"),
+            (Self.record(Self.steps, value: "1O", unit: "count"), "step record"),
+        ]
+        for (line, record) in cases {
+            let text = Self.document([Self.record(Self.heartRate, value: "61", unit: "count/min"), line])
+            let error = try #require(Self.failure(text, metrics: .all), "\(record)")
+            #expect(error.record == record)
+            #expect(error.line == 4)
+            // And in the words of the import, one parse or in pieces.
+            let bytes = Array(text.utf8)
+            for pieces in [false, true] {
+                let read = Self.outcome { sink throws(ExportError) in
+                    pieces ? try AppleHealthImport.readInPieces(MemoryStream(bytes), into: sink, invalidRecords: .fail, workers: 2,
+                                                                pieceSize: 100, metrics: .all, progress: nil)
+                        : try AppleHealthImport.readOnThisThread(MemoryStream(bytes), into: sink, invalidRecords: .fail,
+                                                                 metrics: .all, progress: nil)
+                }
+                #expect(read.error?.description.hasPrefix("export.xml:4:") == true, "\(String(describing: read.error))")
+                #expect(read.error?.description.contains(": invalid \(record): ") == true, "\(String(describing: read.error))")
+            }
+        }
+        // Steps alone: the words they always had.
+        let steps = Self.document([Self.record(Self.steps, value: "1O", unit: "count")])
+        #expect(Self.failure(steps, metrics: .steps)?.record == "step record")
     }
 
     // MARK: - Which records are handed on
