@@ -255,7 +255,7 @@ private struct TestFailure: Error, CustomStringConvertible {
         let folder = ScratchFolder()
         let path = folder.file("hc.db")
         try DatabaseBuilder().write([.init(0, 1000, offset: 0, count: "10", app: 1), bad], to: path)
-        guard case .invalidRecord(_, .none, let message)? = readError(path) else {
+        guard case .invalidRecord(_, .none, let message, _)? = readError(path) else {
             Issue.record("expected an invalid record error, got \(String(describing: readError(path)))")
             return
         }

@@ -80,7 +80,7 @@ import TestSupport
         generator.invalidEvery = 40
         let bytes = Array(generator.document(elements: 300).utf8)
         let expected = Self.sequential(bytes, policy: .fail)
-        guard case .invalidRecord(_, let position, _) = expected.error else {
+        guard case .invalidRecord(_, let position, _, _) = expected.error else {
             Issue.record("expected an invalid record, got \(expected)")
             return
         }
@@ -115,7 +115,7 @@ import TestSupport
     @Test func failuresCarryTheirByteOffsetInTheFileOnEveryPath() throws {
         let bytes = Self.documentWithDrops(records: 80, bad: 61, value: "1O")
         let one = Self.sequential(bytes, policy: .fail)
-        guard case .invalidRecord(_, let position, _) = one.error, let offset = position.byteOffset else {
+        guard case .invalidRecord(_, let position, _, _) = one.error, let offset = position.byteOffset else {
             Issue.record("expected an invalid record with an offset, got \(one)")
             return
         }
@@ -150,7 +150,7 @@ import TestSupport
         let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
         let counts = PieceCounts()
         let got = Self.inPieces(bytes, policy: .fail, workers: 2, pieceSize: 500, counts: counts)
-        guard case .invalidRecord(_, let position, let problem) = got.error else {
+        guard case .invalidRecord(_, let position, let problem, _) = got.error else {
             Issue.record("expected an invalid record, got \(got)")
             return
         }

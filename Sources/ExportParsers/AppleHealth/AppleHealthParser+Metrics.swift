@@ -8,6 +8,8 @@ extension AppleHealthParser {
     /// A top-level `Record` of a metric asked for.
     func handleMetricRecord(_ type: AppleMetricType, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>,
                             _ count: Int) {
+        if case .quantity(let metric) = type { metricBeingRead = metric } else { metricBeingRead = .sleep }
+        defer { metricBeingRead = nil }
         var source: UnsafeRawBufferPointer?
         var start: UnsafeRawBufferPointer?
         var end: UnsafeRawBufferPointer?
@@ -53,6 +55,8 @@ extension AppleHealthParser {
 
     /// A top-level `Workout` (asked for with `--metric workouts`): its minutes on the day it starts.
     func handleWorkout(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, _ count: Int) {
+        metricBeingRead = .workouts
+        defer { metricBeingRead = nil }
         var source: UnsafeRawBufferPointer?
         var start: UnsafeRawBufferPointer?
         var end: UnsafeRawBufferPointer?
@@ -108,6 +112,17 @@ extension AppleHealthParser {
         let what = metric == .workouts ? "a workout duration" : metric.name
         invalid("unit \(quoted(unit)) is not a unit of \(what) stepimport knows (\(known)); "
                 + "it is refused rather than given a wrong number")
+    }
+
+    /// What an invalid record is called in its message: "step record", "distance record",
+    /// "sleep analysis record" (asleep or in bed), "workout".
+    var recordWords: String {
+        switch metricBeingRead {
+        case nil, .steps?: ParseFailure.stepRecord
+        case .workouts?: "workout"
+        case .sleep?, .inBed?: "sleep analysis record"
+        case let metric?: "\(metric.name) record"
+        }
     }
 
     private func quoted(_ text: UnsafeRawBufferPointer) -> String {

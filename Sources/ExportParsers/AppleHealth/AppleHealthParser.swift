@@ -47,6 +47,9 @@ public final class AppleHealthParser {
     /// where it starts there minus the length of the copy of the root's start tag fed before it.
     private let byteShift: Int64
     public internal(set) var statistics = AppleParseStatistics()
+    /// The metric of the record being read when it is not a step record (`--metric`), for the
+    /// words of an invalid record; nil for step records.
+    var metricBeingRead: Metric?
     /// Whether `statistics.census` is taken: a flag, so that the path without one tests a Bool per
     /// element, not an optional struct (testing that cost 0.6% of a run's instructions).
     private let takesCensus: Bool
@@ -394,7 +397,7 @@ public final class AppleHealthParser {
     }
 
     func invalid(_ problem: String) {
-        if let failure = policy.reject(at: currentPosition, problem, skipped: &statistics.skipped) {
+        if let failure = policy.reject(at: currentPosition, problem, record: recordWords, skipped: &statistics.skipped) {
             fail(failure)
         }
     }

@@ -62,8 +62,10 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The data is not well-formed (bad XML, JSON or CSV, a truncated document, a corrupt
     /// database) at a known place (line 0 where the format has no lines).
     case malformed(InputLocation, at: SourcePosition, problem: String)
-    /// A step record is well-formed but its content cannot be used (skipping such records is the remedy).
-    case invalidRecord(InputLocation, at: SourcePosition, problem: String)
+    /// A record is well-formed but its content cannot be used (skipping such records is the
+    /// remedy); `record` says what it was: "step record", or with `--metric` "distance record",
+    /// "workout" and so on.
+    case invalidRecord(InputLocation, at: SourcePosition, problem: String, record: String = ParseFailure.stepRecord)
     /// A temporary copy of the input (`size` bytes: declared, or written when it was stopped)
     /// would pass `limit`; nothing of it is left behind.
     case copyRefused(InputLocation, size: Int64, limit: CopyLimit)
@@ -111,8 +113,8 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(location): damaged zip archive: \(reason)"
         case .malformed(let location, let position, let problem):
             return "\(location)\(ExportError.lineAndColumn(position)): \(problem)"
-        case .invalidRecord(let location, let position, let problem):
-            return "\(location)\(ExportError.lineAndColumn(position)): invalid step record: \(problem)"
+        case .invalidRecord(let location, let position, let problem, let record):
+            return "\(location)\(ExportError.lineAndColumn(position)): invalid \(record): \(problem)"
         case .copyRefused(let location, let size, let limit):
             let bytes = ByteCount.format
             switch limit {
@@ -142,7 +144,7 @@ extension ExportError {
     /// are not about a place in the data.
     public var position: SourcePosition? {
         switch self {
-        case .malformed(_, let position, _), .invalidRecord(_, let position, _): return position
+        case .malformed(_, let position, _), .invalidRecord(_, let position, _, _): return position
         default: return nil
         }
     }
@@ -154,7 +156,7 @@ extension ExportError {
         case .malformed:
             self = .malformed(location, at: failure.position, problem: "malformed \(grammar): \(failure.message)")
         case .invalidRecord:
-            self = .invalidRecord(location, at: failure.position, problem: failure.message)
+            self = .invalidRecord(location, at: failure.position, problem: failure.message, record: failure.record)
         case .wrongKind:
             self = .notAnExport(location, expected: expected, found: failure.message, remedy: nil)
         }

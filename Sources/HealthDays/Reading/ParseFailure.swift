@@ -6,7 +6,7 @@ public struct ParseFailure: Error, Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
         /// The bytes break the format's grammar (bad XML, JSON, CSV, a truncated document).
         case malformed
-        /// A step record is well-formed but unusable (bad date, value, missing field).
+        /// A record is well-formed but unusable (bad date, value, unit, missing field).
         case invalidRecord
         /// The input is well-formed but another kind of file (another root element, JSON of another shape).
         case wrongKind
@@ -15,6 +15,11 @@ public struct ParseFailure: Error, Equatable, Sendable {
     /// Line, column and byte offset of the place.
     public var position: SourcePosition
     public let message: String
+    /// For `invalidRecord`, what the record was, for the message: "step record" (every reader's
+    /// records but the Apple reader's `--metric` ones), "distance record", "workout".
+    public var record = ParseFailure.stepRecord
+
+    public static let stepRecord = "step record"
 
     public init(kind: Kind, at position: SourcePosition, message: String) {
         self.kind = kind

@@ -31,12 +31,16 @@ public struct SkippedRecords: Equatable, Sendable {
 
 extension InvalidRecordPolicy {
     /// The one rule for a record that is well-formed but unusable: under `.fail` it is the failure
-    /// to stop with; under `.skip` it is counted in `skipped` and nil is returned.
+    /// to stop with; under `.skip` it is counted in `skipped` and nil is returned. `record` says
+    /// what the record was, for the failure's message.
     public func reject(at position: SourcePosition, _ problem: @autoclosure () -> String,
+                       record: @autoclosure () -> String = ParseFailure.stepRecord,
                        skipped: inout SkippedRecords) -> ParseFailure? {
         switch self {
         case .fail:
-            return ParseFailure(kind: .invalidRecord, at: position, message: problem())
+            var failure = ParseFailure(kind: .invalidRecord, at: position, message: problem())
+            failure.record = record()
+            return failure
         case .skip:
             skipped.add(line: position.line, column: position.column, problem())
             return nil

@@ -5,8 +5,8 @@
 /// Intervals are kept per source until the end (a period is only known once every interval of the
 /// night is in, and exports are not in time order). Memory stays bounded: whenever the intervals
 /// held double, each source's are sorted and overlapping or touching ones merged (a watch's stages
-/// touch end to end, so a night becomes one interval), and past `maximumIntervals` distinct
-/// intervals further ones are refused and counted rather than held.
+/// touch end to end, so a night becomes one interval), and once `maximumIntervals` distinct
+/// intervals are held even after merging, further ones are refused and counted rather than held.
 final class SleepDayAggregator {
     let metric: Metric
     private let placement: DayPlacement
@@ -15,6 +15,8 @@ final class SleepDayAggregator {
     private var intervals: [[Interval]] = []
     private var held = 0
     private var compactAt = SleepDayAggregator.firstCompaction
+    /// Set when a compaction left `maximumIntervals` distinct intervals or more: every later one is refused.
+    private var full = false
     private var stats = MetricStatistics()
     private var offsetsSeen = Set<Int32>()
     private var lastOffset: Int32? = nil
@@ -56,28 +58,38 @@ final class SleepDayAggregator {
         let end = max(start, placement.instant(sample.endMs, wallClock: sample.wallClock))
         // Nothing to add, and a zero-length interval cannot end a period of sleep.
         guard end > start else { return }
+        // Full once merging leaves the maximum: refused, counted. Before that, intervals that
+        // merge into held ones (copies, a second device, overlapping stages) take no room.
+        guard !full else {
+            stats.refused += 1
+            return
+        }
         if held >= compactAt {
-            // Full even after the last compaction: refused, counted (compacting again for each
-            // record would take time without end).
-            guard compactAt < SleepDayAggregator.maximumIntervals else {
+            compact()
+            if held >= SleepDayAggregator.maximumIntervals {
+                full = true
                 stats.refused += 1
                 return
             }
-            compact()
         }
         intervals[source].append(Interval(start: start, end: end, endOffset: sample.offsetSeconds ?? 0,
                                           hasOffset: sample.offsetSeconds != nil))
         held += 1
     }
 
-    /// Sorts and merges every source's intervals; the next compaction when they have doubled.
+    /// Sorts and merges every source's intervals; the next compaction when they have doubled, at
+    /// the maximum at most. With less than a quarter of the maximum left below it, the next one
+    /// comes a quarter of the maximum later instead (up to 1.25 times the maximum held unmerged):
+    /// compacting again after a few records would take time without end.
     private func compact() {
         held = 0
         for index in intervals.indices {
             intervals[index] = SleepDayAggregator.union(intervals[index])
             held += intervals[index].count
         }
-        compactAt = min(max(SleepDayAggregator.firstCompaction, 2 * held), SleepDayAggregator.maximumIntervals)
+        let maximum = SleepDayAggregator.maximumIntervals
+        compactAt = max(SleepDayAggregator.firstCompaction, 2 * held)
+        if compactAt > maximum { compactAt = max(maximum, held + maximum / 4) }
     }
 
     /// The union of `list` as sorted, disjoint intervals; a merged interval keeps the end offset
