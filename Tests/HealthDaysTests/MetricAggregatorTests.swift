@@ -62,7 +62,8 @@ import TestSupport
         aggregator.add(metric, june2, june2 + hour, maximum / 2, source: "Big")
         aggregator.add(metric, june2 + 2 * hour, june2 + 3 * hour, maximum / 2, source: "Big")
         aggregator.add(metric, june2, june2 + hour, 10, source: "Small")
-        // 06-03: one sample beyond a whole day's maximum is left out as it comes.
+        // 06-03: one sample beyond a whole day's maximum makes its source-day implausible (checked on
+        // the day's sum, like every cumulative day: a record over two days may hold more).
         let june3 = utcMs(2024, 6, 3, 8)
         aggregator.add(metric, june3, june3 + hour, maximum + 1, source: "Huge")
         aggregator.add(metric, june3, june3 + hour, 10, source: "Small")
@@ -72,10 +73,10 @@ import TestSupport
         #expect(Set(aggregator.sourceRows(column)) == [
             "2024-06-01 Big \(max + 1) implausible", "2024-06-01 Small 10 winner",
             "2024-06-02 Big \(max) winner", "2024-06-02 Small 10 other",
-            "2024-06-03 Small 10 winner",
+            "2024-06-03 Huge \(max + 1) implausible", "2024-06-03 Small 10 winner",
         ])
         let statistics = aggregator.statistics(of: metric)
-        #expect(statistics.leftOut == 2, "one source-day and one sample")
+        #expect(statistics.leftOut == 2, "two source-days")
         #expect(statistics.records == 8)
     }
 

@@ -299,7 +299,7 @@ public final class AppleHealthParser {
                  + "nests 5 at most): the file is damaged or not an export")
         default:
             // Step records nested in a Correlation repeat top-level ones: count them, never add them.
-            guard isNamed(name, "Record"), let attributes,
+            guard stepsOnly || metrics.contains(.steps), isNamed(name, "Record"), let attributes,
                   let type = attributeValue(attributes, attributeCount, "type"),
                   equals(type, AppleHealthParser.stepType)
             else { return }

@@ -14,8 +14,6 @@ public final class MetricAggregator: StepSink {
     private var cumulative: [DayAggregator?]
     private var sampled: [SampledDayAggregator?]
     private var sleep: [SleepDayAggregator?]
-    /// Values above the range of a cumulative metric's day, left out before they are summed.
-    private var leftOutSamples: [Int]
 
     public init(metrics: MetricSet, rule: ZoneRule, inMemoryLimit: Int = DayAggregator.defaultInMemoryLimit) {
         self.metrics = metrics
@@ -26,7 +24,6 @@ public final class MetricAggregator: StepSink {
         cumulative = Array(repeating: nil, count: count)
         sampled = Array(repeating: nil, count: count)
         sleep = Array(repeating: nil, count: count)
-        leftOutSamples = Array(repeating: 0, count: count)
         for metric in metrics.metrics {
             switch metric.kind {
             case .cumulative:
@@ -55,11 +52,7 @@ public final class MetricAggregator: StepSink {
 
     public func add(_ sample: StepSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
         if let aggregator = cumulative[metric.rawValue] {
-            // One sample beyond a whole day's range cannot be a measurement.
-            if metric != .steps, let range = metric.plausibleRange, !range.contains(sample.value) {
-                leftOutSamples[metric.rawValue] += 1
-                return
-            }
+            // Checked on each source's day (a 400 km record over two days is two plausible days).
             aggregator.add(sample, sourceUTF8: sourceUTF8)
         } else if let aggregator = sampled[metric.rawValue] {
             aggregator.add(sample, sourceUTF8: sourceUTF8)
@@ -79,11 +72,11 @@ public final class MetricAggregator: StepSink {
         if let aggregator = cumulative[metric.rawValue] {
             let seen = aggregator.statistics
             var result = MetricStatistics()
-            result.records = seen.samples + leftOutSamples[metric.rawValue]
+            result.records = seen.samples
             result.duplicates = seen.duplicates
             result.refused = seen.refused
             result.offsets = seen.offsets
-            result.leftOut = leftOutSamples[metric.rawValue] + implausibleSourceDays(metric, aggregator)
+            result.leftOut = implausibleSourceDays(metric, aggregator)
             return result
         }
         if let aggregator = sampled[metric.rawValue] { return aggregator.statistics }
@@ -106,7 +99,8 @@ public final class MetricAggregator: StepSink {
     }
 
     /// Every source's value of every column per day, with its standing: by date, then column,
-    /// then as the day ranked them (the winner first).
+    /// then as the day ranked them (the highest first: a source left out as implausible may
+    /// stand before the winner).
     public func sourceValues(in range: ClosedRange<LocalDate>? = nil) -> [MetricSourceValue] {
         var byDate: [LocalDate: [MetricSourceValue]] = [:]
         func take(_ values: [LocalDate: [MetricSourceValue]]) {
