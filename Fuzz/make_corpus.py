@@ -109,6 +109,32 @@ def apple_seeds(binary, fixtures, work):
         ' <Record value="99999999999999999999" type="HKQuantityTypeIdentifierStepCount" sourceName="y" '
         'endDate="2200-12-31 23:59:59 +1400" startDate="1970-01-01 00:00:00 -1400"></Record>\n'
         '</HealthData>')
+    # One record of every metric beyond steps (--metric), in units to convert, with the values
+    # that are refused (an unknown unit, an unknown sleep value) and left out (a heart rate of 0).
+    day = 'startDate="2024-01-0{0} 2{1}:00:00 +0100" endDate="2024-01-0{2} 0{3}:30:00 +0100"'
+    seeds["metric-records.xml"] = (
+        '<HealthData locale="en_US">\n'
+        ' <Record type="HKQuantityTypeIdentifierDistanceWalkingRunning" sourceName="w" unit="mi" '
+        + day.format(1, 3, 2, 0) + ' value="1.5"/>\n'
+        ' <Record type="HKQuantityTypeIdentifierActiveEnergyBurned" sourceName="w" unit="kJ" '
+        + day.format(1, 3, 2, 0) + ' value="418.4"/>\n'
+        ' <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="w" unit="count/min" '
+        + day.format(1, 2, 1, 0).replace('2024-01-01 00:30', '2024-01-01 22:00') + ' value="0"/>\n'
+        ' <Record type="HKQuantityTypeIdentifierVO2Max" sourceName="w" unit="mL/min\u00b7kg" '
+        + day.format(1, 1, 2, 0) + ' value="41.5"/>\n'
+        ' <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="w" '
+        + day.format(1, 3, 2, 6) + ' value="HKCategoryValueSleepAnalysisAsleepCore"/>\n'
+        ' <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="s" '
+        + day.format(1, 2, 2, 7) + ' value="HKCategoryValueSleepAnalysisInBed"/>\n'
+        ' <Record type="HKCategoryTypeIdentifierSleepAnalysis" sourceName="s" '
+        + day.format(1, 2, 2, 7) + ' value="HKCategoryValueSleepAnalysisDozing"/>\n'
+        ' <Record type="HKQuantityTypeIdentifierFlightsClimbed" sourceName="p" unit="furlong" '
+        + day.format(1, 3, 2, 0) + ' value="2"/>\n'
+        ' <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="1800" durationUnit="s" '
+        'sourceName="w" ' + day.format(1, 3, 2, 0) + '>\n'
+        '  <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" sum="5" unit="km"/>\n'
+        ' </Workout>\n'
+        '</HealthData>')
     for target in ["fuzz-apple-xml", "fuzz-apple-pieces"]:
         for name, data in seeds.items():
             write(target, name, data)

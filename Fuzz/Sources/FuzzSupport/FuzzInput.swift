@@ -29,6 +29,11 @@ public struct FuzzInput {
         (bytes.count / 14) % 2 == 0 ? .recordedOffset : (ZoneRule.named("Europe/Berlin") ?? .recordedOffset)
     }
 
+    /// Steps alone, or every metric (`--metric all`): the metric records' paths and rules too.
+    public var metrics: MetricSet {
+        (bytes.count / 28) % 2 == 0 ? .steps : .all
+    }
+
     /// Calls `body` with each chunk of the bytes in turn (all of them at once when `whole`);
     /// stops at the first error.
     public func forEachChunk<Failure: Error>(whole: Bool = false,
@@ -67,6 +72,22 @@ public func totalDays(_ aggregator: DayAggregator) {
     var check = 0
     for day in days { check &+= day.steps }
     for entry in perSource { check &+= entry.steps }
+    blackHole(check)
+}
+
+/// Runs what a reader handed to the metrics' aggregators through their day rules (`--metric`).
+public func totalMetricDays(_ aggregator: MetricAggregator) {
+    do {
+        try aggregator.finish()
+    } catch {
+        return
+    }
+    var check = 0.0
+    for day in aggregator.days() {
+        for value in day.values { check += value ?? 0 }
+    }
+    for value in aggregator.sourceValues() { check += value.value }
+    for metric in aggregator.metrics.metrics { blackHole(aggregator.statistics(of: metric)) }
     blackHole(check)
 }
 

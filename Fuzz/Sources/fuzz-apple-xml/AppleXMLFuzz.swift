@@ -3,13 +3,16 @@ import FuzzSupport
 import HealthDays
 
 /// Apple Health XML on one thread: the bytes, in chunks, through `AppleXMLPrefilter` (DOCTYPE
-/// and control characters out) and `AppleHealthParser` (libxml2 SAX) into the day rules.
+/// and control characters out) and `AppleHealthParser` (libxml2 SAX) into the day rules, of steps
+/// alone or of every metric (`--metric all`).
 /// A thrown `ParseFailure` is a fine answer; only a trap or a sanitizer report is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzAppleXML(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let input = FuzzInput(data, size)
     let aggregator = DayAggregator(rule: input.zoneRule)
-    let parser = AppleHealthParser(sink: aggregator, invalidRecords: input.policy)
+    let metrics = MetricAggregator(metrics: input.metrics, rule: input.zoneRule)
+    let parser = AppleHealthParser(sink: input.metrics.isStepsOnly ? aggregator : metrics, invalidRecords: input.policy,
+                                   metrics: input.metrics)
     var filter = AppleXMLPrefilter()
     let output = UnsafeMutableRawBufferPointer.allocate(
         byteCount: min(input.chunkSize, max(input.bytes.count, 1)) + AppleXMLPrefilter.maxGrowth, alignment: 16)
@@ -27,6 +30,6 @@ public func fuzzAppleXML(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         return 0
     }
     blackHole(parser.statistics)
-    totalDays(aggregator)
+    if input.metrics.isStepsOnly { totalDays(aggregator) } else { totalMetricDays(metrics) }
     return 0
 }

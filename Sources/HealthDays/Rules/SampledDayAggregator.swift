@@ -45,10 +45,6 @@ final class SampledDayAggregator {
             stats.refused += 1
             return
         }
-        if metric.kind == .sampled, let range = metric.plausibleRange, !range.contains(sample.value) {
-            stats.leftOut += 1
-            return
-        }
         let record = SampleRecord(sample, source: sources.id(forUTF8: sourceUTF8))
         switch duplicates.check(record) {
         case .new: place(record)
@@ -63,8 +59,14 @@ final class SampledDayAggregator {
         finished = true
     }
 
+    /// Places a first-seen record; a sample outside the plausible range is left out here, after
+    /// the duplicate check, so that it is counted once however many copies the file holds.
     private func place(_ record: SampleRecord) {
         let sample = record.sample
+        if metric.kind == .sampled, let range = metric.plausibleRange, !range.contains(sample.value) {
+            stats.leftOut += 1
+            return
+        }
         if let offset = sample.offsetSeconds, offset != lastOffset {
             offsetsSeen.insert(offset)
             lastOffset = offset
