@@ -39,7 +39,12 @@ struct MetricDaysRenderer {
     private func csv(_ days: [MetricDay]) -> String {
         var out = (["date"] + columns.map(\.name)).joined(separator: ",") + "\n"
         for day in days {
-            out += ([day.date.description] + columns.map { cell(day, $0) }).joined(separator: ",") + "\n"
+            out += day.date.description
+            for column in columns {
+                out += ","
+                out += cell(day, column)
+            }
+            out += "\n"
         }
         return out
     }
@@ -67,7 +72,13 @@ struct MetricDaysRenderer {
 
     /// `{"days":[{"date":"2024-03-15","steps":8123,"hr_avg":72.4,"sleep_min":null,...}]}`.
     private func json(_ days: [MetricDay]) -> String {
-        "{\"days\":[" + days.map(jsonDay).joined(separator: ",") + "]}\n"
+        // Appended in place: a list of every day's text joined at the end held the output twice.
+        var out = "{\"days\":["
+        for (index, day) in days.enumerated() {
+            if index > 0 { out += "," }
+            out += jsonDay(day)
+        }
+        return out + "]}\n"
     }
 
     private func jsonDay(_ day: MetricDay) -> String {
