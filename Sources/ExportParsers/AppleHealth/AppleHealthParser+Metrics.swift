@@ -10,21 +10,7 @@ extension AppleHealthParser {
                             _ count: Int) {
         if case .quantity(let metric) = type { metricBeingRead = metric } else { metricBeingRead = .sleep }
         defer { metricBeingRead = nil }
-        var source: UnsafeRawBufferPointer?
-        var start: UnsafeRawBufferPointer?
-        var end: UnsafeRawBufferPointer?
-        var value: UnsafeRawBufferPointer?
-        var unit: UnsafeRawBufferPointer?
-        for index in 0..<count {
-            let base = index * 5
-            guard let name = attributes[base] else { continue }
-            let text = span(attributes[base + 3], attributes[base + 4])
-            if isNamed(name, "sourceName") { source = text }
-            else if isNamed(name, "startDate") { start = text }
-            else if isNamed(name, "endDate") { end = text }
-            else if isNamed(name, "value") { value = text }
-            else if isNamed(name, "unit") { unit = text }
-        }
+        let (source, start, end, value, unit) = read(attributes, count, value: "value", unit: "unit")
         guard var sample = recordInterval(start: start, end: end) else { return }
         guard let value else { return invalid("missing value") }
         let metric: Metric
@@ -57,21 +43,7 @@ extension AppleHealthParser {
     func handleWorkout(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, _ count: Int) {
         metricBeingRead = .workouts
         defer { metricBeingRead = nil }
-        var source: UnsafeRawBufferPointer?
-        var start: UnsafeRawBufferPointer?
-        var end: UnsafeRawBufferPointer?
-        var duration: UnsafeRawBufferPointer?
-        var unit: UnsafeRawBufferPointer?
-        for index in 0..<count {
-            let base = index * 5
-            guard let name = attributes[base] else { continue }
-            let text = span(attributes[base + 3], attributes[base + 4])
-            if isNamed(name, "sourceName") { source = text }
-            else if isNamed(name, "startDate") { start = text }
-            else if isNamed(name, "endDate") { end = text }
-            else if isNamed(name, "duration") { duration = text }
-            else if isNamed(name, "durationUnit") { unit = text }
-        }
+        let (source, start, end, duration, unit) = read(attributes, count, value: "duration", unit: "durationUnit")
         guard var sample = recordInterval(start: start, end: end) else { return }
         if let duration {
             guard let number = DecimalNumber.parse(duration), number >= 0 else {
@@ -86,6 +58,27 @@ extension AppleHealthParser {
         }
         guard checkTimes(sample, start: start, end: end) else { return }
         hand(sample, of: .workouts, source: source)
+    }
+
+    /// The attributes a metric record or workout is read from, in one pass: `sourceName`,
+    /// `startDate`, `endDate`, and its value and unit under the names given.
+    private func read(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, _ count: Int,
+                      value valueName: StaticString, unit unitName: StaticString)
+        -> (source: UnsafeRawBufferPointer?, start: UnsafeRawBufferPointer?, end: UnsafeRawBufferPointer?,
+            value: UnsafeRawBufferPointer?, unit: UnsafeRawBufferPointer?) {
+        var found: (source: UnsafeRawBufferPointer?, start: UnsafeRawBufferPointer?, end: UnsafeRawBufferPointer?,
+                    value: UnsafeRawBufferPointer?, unit: UnsafeRawBufferPointer?) = (nil, nil, nil, nil, nil)
+        for index in 0..<count {
+            let base = index * 5
+            guard let name = attributes[base] else { continue }
+            let text = span(attributes[base + 3], attributes[base + 4])
+            if isNamed(name, "sourceName") { found.source = text }
+            else if isNamed(name, "startDate") { found.start = text }
+            else if isNamed(name, "endDate") { found.end = text }
+            else if isNamed(name, valueName) { found.value = text }
+            else if isNamed(name, unitName) { found.unit = text }
+        }
+        return found
     }
 
     /// The times' bounds (`SampleLimits.timeProblem`), the same as a step record's; false after

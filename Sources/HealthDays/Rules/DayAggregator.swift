@@ -16,8 +16,7 @@ public final class DayAggregator: StepSink {
     /// Unrounded sums keyed by day (high 32 bits) and source id (low 32 bits).
     private var sums: [UInt64: Double] = [:]
     private var stats = AggregationStats()
-    private var offsetsSeen = Set<Int32>()
-    private var lastOffset: Int32? = nil
+    private var offsets = OffsetsSeen()
 
     /// Distinct samples kept in memory before the duplicate check spills to disk: just under what
     /// a hash set of 2^19 slots (8 MB) holds, so that it never grows to the next size.
@@ -116,7 +115,7 @@ public final class DayAggregator: StepSink {
     public var statistics: AggregationStats {
         precondition(finished, "DayAggregator.finish() must be called before the statistics are read")
         var result = stats
-        result.offsets = offsetsSeen.sorted()
+        result.offsets = offsets.sorted
         result.sources = zip(sources.names, sources.uses).map { SourceRecordCount(source: $0, records: $1) }
         return result
     }
@@ -182,10 +181,7 @@ public final class DayAggregator: StepSink {
             if case .recordedOffset = rule { stats.withoutOffset += 1 }
             return
         }
-        if offset != lastOffset {
-            offsetsSeen.insert(offset)
-            lastOffset = offset
-        }
+        offsets.note(offset)
     }
 
     @inline(__always)

@@ -15,8 +15,7 @@ final class SampledDayAggregator {
     /// By day (high 32 bits) and source id (low 32 bits).
     private var days: [UInt64: Accumulated] = [:]
     private var stats = MetricStatistics()
-    private var offsetsSeen = Set<Int32>()
-    private var lastOffset: Int32? = nil
+    private var offsets = OffsetsSeen()
 
     private struct Accumulated {
         var count = 0
@@ -67,10 +66,7 @@ final class SampledDayAggregator {
             stats.leftOut += 1
             return
         }
-        if let offset = sample.offsetSeconds, offset != lastOffset {
-            offsetsSeen.insert(offset)
-            lastOffset = offset
-        }
+        if let offset = sample.offsetSeconds { offsets.note(offset) }
         let start = placement.instant(sample.startMs, wallClock: sample.wallClock)
         let day = placement.day(of: start, offsetSeconds: sample.offsetSeconds)
         let key = UInt64(UInt32(bitPattern: day)) << 32 | UInt64(UInt32(bitPattern: record.source))
@@ -80,8 +76,8 @@ final class SampledDayAggregator {
     var statistics: MetricStatistics {
         precondition(finished, "finish() must be called before the statistics are read")
         var result = stats
-        result.offsets = offsetsSeen.sorted()
-        if metric.kind == .workouts, let range = metric.plausibleRange {
+        result.offsets = offsets.sorted
+        if metric.kind == .workouts {
             result.leftOut = days.values.count { !isPlausible($0) }
         }
         return result

@@ -18,8 +18,7 @@ final class SleepDayAggregator {
     /// Set when a compaction left `maximumIntervals` distinct intervals or more: every later one is refused.
     private var full = false
     private var stats = MetricStatistics()
-    private var offsetsSeen = Set<Int32>()
-    private var lastOffset: Int32? = nil
+    private var offsets = OffsetsSeen()
 
     /// A gap this long or longer starts a new sleep period.
     static let periodGapMs: Int64 = 3_600_000
@@ -48,10 +47,7 @@ final class SleepDayAggregator {
             stats.refused += 1
             return
         }
-        if let offset = sample.offsetSeconds, offset != lastOffset {
-            offsetsSeen.insert(offset)
-            lastOffset = offset
-        }
+        if let offset = sample.offsetSeconds { offsets.note(offset) }
         let source = Int(sources.id(forUTF8: sourceUTF8))
         if source == intervals.count { intervals.append([]) }
         let start = placement.instant(sample.startMs, wallClock: sample.wallClock)
@@ -114,7 +110,7 @@ final class SleepDayAggregator {
 
     var statistics: MetricStatistics {
         var result = stats
-        result.offsets = offsetsSeen.sorted()
+        result.offsets = offsets.sorted
         result.leftOut = minutesBySourceDay().values.count { !isPlausible($0) }
         return result
     }
