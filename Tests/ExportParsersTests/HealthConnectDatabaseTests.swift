@@ -7,7 +7,7 @@ import ExportInput
 import TestSupport
 
 /// A folder of its own for one test, removed at the end.
-private final class ScratchFolder {
+final class ScratchFolder {
     let path: String
 
     init() {
@@ -29,7 +29,7 @@ private final class ScratchFolder {
 }
 
 /// Writes small databases with the schema of Health Connect's export (docs/formats.md), through SQLite itself.
-private struct DatabaseBuilder {
+struct DatabaseBuilder {
     static let schema = """
         CREATE TABLE steps_record_table (row_id INTEGER PRIMARY KEY AUTOINCREMENT,
          uuid BLOB NOT NULL UNIQUE, last_modified_time INTEGER, client_record_id TEXT,

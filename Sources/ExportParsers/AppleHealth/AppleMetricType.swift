@@ -70,7 +70,7 @@ enum AppleMetricType {
         case .flights, .steps: [("count", 1)]
         case .exercise, .workouts, .sleep, .inBed: [("min", 1), ("s", 1.0 / 60), ("hr", 60)]
         case .heartRate, .restingHeartRate: [("count/min", 1), ("count/s", 60)]
-        case .heartRateVariability: [("ms", 1), ("s", 1000)]
+        case .heartRateVariability, .heartRateVariabilityRMSSD: [("ms", 1), ("s", 1000)]
         case .vo2Max: [("mL/min\u{00B7}kg", 1), ("mL/kg\u{00B7}min", 1), ("mL/(kg\u{00B7}min)", 1), ("ml/(kg*min)", 1)]
         }
     }

@@ -28,6 +28,10 @@ extension HealthConnectDatabase {
             summary.notes.append(.fact("\(what) beside it (\(journal.name), \(journal.byteSize) bytes) was applied, "
                 + "to a private copy of both: nothing was written beside the input"))
         }
+        if !statistics.absentTables.isEmpty {
+            summary.notes.append(.fact("not in this database (schema \(statistics.schemaVersion)), so no values from them: "
+                + statistics.absentTables.joined(separator: ", ")))
+        }
         if statistics.rowsWithoutOffset > 0 {
             summary.notes.append(.recordsWithoutOffset(count: statistics.rowsWithoutOffset))
         }

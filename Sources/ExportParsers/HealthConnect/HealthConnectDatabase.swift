@@ -31,8 +31,6 @@ public final class HealthConnectDatabase {
 
     /// The source of rows whose app is missing or not in `application_info_table`.
     static let unknownSource = "(unknown)"
-    /// Health Connect's `ZoneOffset` range, ±18 hours in seconds: the bound of a counted offset.
-    private static let offsetRange = -Int64(UTCOffset.maximumSeconds)...Int64(UTCOffset.maximumSeconds)
 
     /// Opens the database at `path` read-only and checks that it is a Health Connect export this
     /// version knows; `location` names it in errors (the file, or the zip entry it came from).
@@ -92,7 +90,7 @@ public final class HealthConnectDatabase {
     // MARK: - Reading
 
     /// The apps of `application_info_table`: package names and the sources they count under.
-    private struct Origins {
+    struct Origins {
         var ids: [Int64: Int] = [:]
         var packageNames: [[UInt8]] = []
         var sources: [[UInt8]] = []
@@ -110,7 +108,10 @@ public final class HealthConnectDatabase {
     /// Each row becomes one sample placed at its own `start_zone_offset` (none when NULL), under
     /// its app's package name (the phone's counter under one name). A damaged database ends the
     /// read with an error: a total from part of the data must not pass for the real one.
-    public func read(into sink: StepSink, invalidRecords policy: InvalidRecordPolicy = .fail)
+    ///
+    /// `metrics` other than steps are read from their own tables after it (`readMetrics`); without
+    /// steps among them, `steps_record_table` is not read.
+    public func read(into sink: StepSink, invalidRecords policy: InvalidRecordPolicy = .fail, metrics: MetricSet = .steps)
         throws(ExportError) -> HealthConnectDatabaseStatistics {
         var statistics = HealthConnectDatabaseStatistics()
         statistics.schemaVersion = schemaVersion
@@ -118,6 +119,10 @@ public final class HealthConnectDatabase {
         let unknown = origins.addUnknown()
         if hasPriorityTable {
             statistics.activityPriority = try loadActivityPriority(origins)
+        }
+        if !metrics.isStepsOnly {
+            try readMetrics(metrics, into: sink, origins: origins, policy: policy, statistics: &statistics)
+            guard metrics.contains(.steps) else { return statistics }
         }
         var rowsPerOrigin = [Int](repeating: 0, count: origins.packageNames.count)
 
@@ -127,40 +132,7 @@ public final class HealthConnectDatabase {
             """)
         var lastAppID: Int64 = .min
         var lastOrigin = unknown
-
-        func invalid(_ rowID: Int64, _ problem: String) throws(ExportError) {
-            if let failure = policy.reject(at: .none, "steps_record_table row_id \(rowID): \(problem)",
-                                           skipped: &statistics.skipped) {
-                throw ExportError.invalidRecord(location, at: .none, problem: failure.message)
-            }
-        }
-        /// A column that must hold a whole number; nil (after reporting the row) when it does not.
-        func integer(_ column: Int32, _ name: String, _ rowID: Int64) throws(ExportError) -> Int64? {
-            switch statement.type(column) {
-            case SQLITE_INTEGER:
-                return statement.int64(column)
-            case SQLITE_NULL:
-                try invalid(rowID, "\(name) is NULL")
-            default:
-                try invalid(rowID, "\(name) is \"\(statement.text(column))\", not a whole number")
-            }
-            return nil
-        }
-        /// An offset column: nil for NULL, `.some(nil)` (after reporting the row) when unusable.
-        func offset(_ column: Int32, _ name: String, _ rowID: Int64) throws(ExportError) -> Int32?? {
-            switch statement.type(column) {
-            case SQLITE_NULL:
-                return .some(nil)
-            case SQLITE_INTEGER:
-                let value = statement.int64(column)
-                if HealthConnectDatabase.offsetRange.contains(value) { return Int32(value) }
-                try invalid(rowID, "\(name) \(value) is not a UTC offset in seconds "
-                                   + "(\(HealthConnectDatabase.offsetRange.lowerBound) to \(HealthConnectDatabase.offsetRange.upperBound))")
-            default:
-                try invalid(rowID, "\(name) is \"\(statement.text(column))\", not a UTC offset in seconds")
-            }
-            return nil
-        }
+        var check = RowCheck(table: "steps_record_table", statement: statement, policy: policy, location: location)
 
         try HealthConnectDatabase.forEachRow(statement, on: connection, location: location,
                                              while: "reading steps_record_table") { () throws(ExportError) in
@@ -179,33 +151,20 @@ public final class HealthConnectDatabase {
             }
             rowsPerOrigin[origin] += 1
 
-            guard let start = try integer(1, "start_time", rowID), let end = try integer(2, "end_time", rowID) else { return }
-            guard end >= start else {
-                return try invalid(rowID, "end_time \(end) is before start_time \(start)")
-            }
-            guard let startOffset = try offset(3, "start_zone_offset", rowID),
-                  try offset(4, "end_zone_offset", rowID) != nil
+            guard let start = try check.integer(1, "start_time", rowID), let end = try check.integer(2, "end_time", rowID)
             else { return }
-            let count: Double
-            switch statement.type(5) {
-            case SQLITE_INTEGER:
-                let value = statement.int64(5)
-                guard value >= 0 else { return try invalid(rowID, "count \(value) is negative") }
-                count = Double(value)
-            case SQLITE_FLOAT:
-                let value = statement.double(5)
-                guard value.isFinite, value >= 0 else { return try invalid(rowID, "count \(value) is not a non-negative number") }
-                count = value
-            case SQLITE_NULL:
-                return try invalid(rowID, "count is NULL")
-            default:
-                return try invalid(rowID, "count is \"\(statement.text(5))\", not a number")
+            guard end >= start else {
+                return try check.invalid(rowID, "end_time \(end) is before start_time \(start)")
             }
+            guard let startOffset = try check.offset(3, "start_zone_offset", rowID),
+                  try check.offset(4, "end_zone_offset", rowID) != nil,
+                  let count = try check.number(5, "count", rowID)
+            else { return }
 
             let sample = StepSample(startMs: start, endMs: end, offsetSeconds: startOffset, value: count)
             if let problem = SampleLimits.problem(in: sample) {
                 let countText = statement.type(5) == SQLITE_INTEGER ? String(statement.int64(5)) : String(count)
-                return try invalid(rowID, problem.message(steps: "count \(countText)", start: "start_time \(start)",
+                return try check.invalid(rowID, problem.message(steps: "count \(countText)", start: "start_time \(start)",
                                                           end: "end_time \(end)", offset: "start_zone_offset \(startOffset ?? 0)"))
             }
             if startOffset == nil { statistics.rowsWithoutOffset += 1 }
@@ -213,6 +172,7 @@ public final class HealthConnectDatabase {
             origins.sources[origin].withUnsafeBytes { sink.add(sample, sourceUTF8: $0) }
         }
 
+        statistics.skipped.add(check.skipped, lineShift: 0)
         statistics.origins = rowsPerOrigin.indices.compactMap { index in
             guard rowsPerOrigin[index] > 0 else { return nil }
             return HealthConnectDatabaseStatistics.Origin(
@@ -224,7 +184,7 @@ public final class HealthConnectDatabase {
     }
 
     /// Loads `application_info_table` into a small map from row_id to package name and source.
-    private func loadOrigins() throws(ExportError) -> Origins {
+    func loadOrigins() throws(ExportError) -> Origins {
         var origins = Origins()
         let statement = try prepare("SELECT row_id, package_name FROM application_info_table")
         try HealthConnectDatabase.forEachRow(statement, on: connection, location: location,

@@ -26,6 +26,18 @@ public struct HealthConnectDatabaseStatistics: Equatable, Sendable {
     /// Health Connect's ACTIVITY priority (category 1) as package names, highest first; nil when
     /// the database holds none. Health Connect's own totals follow it, stepimport does not.
     public var activityPriority: [String]? = nil
+    /// Rows read from each metric table (`--metric`), in the order read.
+    public var metricRows: [TableRows] = []
+    /// Samples of metrics other than steps handed to the sink.
+    public var metricSamples = 0
+    /// The tables of metrics asked for that this database does not hold (an older schema).
+    public var absentTables: [String] = []
+
+    /// One table and the rows read from it.
+    public struct TableRows: Equatable, Sendable {
+        public let table: String
+        public let rows: Int
+    }
 
     public init() {}
 }

@@ -35,6 +35,7 @@ public enum HealthConnectImport {
         var reader = Reader(sink: sink, policy: options.invalidRecords, forced: forced, progress: options.progress,
                             limits: limits)
         if options.takesInventory { reader.inventory = ExportInventory() }
+        reader.metrics = options.metrics
         switch input {
         case .stream(let file, let head, let seekablePath):
             let path = file.location.path
@@ -105,6 +106,11 @@ extension HealthConnectImport {
         let progress: ((Int64, Int64?) -> Void)?
         /// The caps on temporary copies (a database on standard input).
         let limits: TemporaryCopyLimits
+        /// The metrics asked for (`--metric`): the database reads their tables; the JSON and
+        /// CSV readers give steps only so far, and the summary says so.
+        var metrics: MetricSet = .steps
+        /// Whether the summary already says that a dump gave steps only.
+        private var notedStepsOnlyDump = false
         var summary = ImportSummary()
         /// What the inputs hold, when asked (`stepimport inspect`); else nil.
         var inventory: ExportInventory?
@@ -172,10 +178,16 @@ extension HealthConnectImport {
             noteFormat(parser.formatName)
             parser.summarize(into: &summary, at: stream.location)
             if inventory != nil { parser.takeStock(into: &inventory!) }
+            if !metrics.isStepsOnly && !notedStepsOnlyDump {
+                notedStepsOnlyDump = true
+                let others = metrics.metrics.filter { $0 != .steps }.map(\.name).joined(separator: ", ")
+                summary.notes.append(.fact("--metric \(others): read from Health Connect's own database only so far; "
+                    + "JSON and CSV dumps and Takeout gave their steps alone"))
+            }
         }
 
         mutating func readDatabase(_ database: HealthConnectDatabase) throws(ExportError) {
-            let statistics = try database.read(into: sink, invalidRecords: policy)
+            let statistics = try database.read(into: sink, invalidRecords: policy, metrics: metrics)
             if inventory != nil { try database.takeStock(into: &inventory!) }
             summary.locations.append(database.location)
             summary.bytesRead += database.byteSize

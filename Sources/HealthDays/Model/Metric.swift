@@ -9,6 +9,8 @@ public enum Metric: Int, CaseIterable, Sendable, Comparable {
     case heartRate
     case restingHeartRate
     case heartRateVariability
+    /// Heart-rate variability as Health Connect stores it (RMSSD), never mixed with Apple's SDNN.
+    case heartRateVariabilityRMSSD
     case vo2Max
     case sleep
     case inBed
@@ -37,6 +39,7 @@ public enum Metric: Int, CaseIterable, Sendable, Comparable {
         case .heartRate: "heart-rate"
         case .restingHeartRate: "resting-hr"
         case .heartRateVariability: "hrv"
+        case .heartRateVariabilityRMSSD: "hrv-rmssd"
         case .vo2Max: "vo2max"
         case .sleep: "sleep"
         case .inBed: "in-bed"
@@ -53,7 +56,7 @@ public enum Metric: Int, CaseIterable, Sendable, Comparable {
     public var kind: Kind {
         switch self {
         case .steps, .distance, .activeEnergy, .flights, .exercise: .cumulative
-        case .heartRate, .restingHeartRate, .heartRateVariability, .vo2Max: .sampled
+        case .heartRate, .restingHeartRate, .heartRateVariability, .heartRateVariabilityRMSSD, .vo2Max: .sampled
         case .sleep, .inBed: .sleep
         case .workouts: .workouts
         }
@@ -70,6 +73,7 @@ public enum Metric: Int, CaseIterable, Sendable, Comparable {
         case .heartRate: [.heartRateAverage, .heartRateMinimum, .heartRateMaximum]
         case .restingHeartRate: [.restingHeartRate]
         case .heartRateVariability: [.heartRateVariability]
+        case .heartRateVariabilityRMSSD: [.heartRateVariabilityRMSSD]
         case .vo2Max: [.vo2Max]
         case .sleep: [.sleepMinutes]
         case .inBed: [.inBedMinutes]
@@ -88,7 +92,7 @@ public enum Metric: Int, CaseIterable, Sendable, Comparable {
         case .exercise, .sleep, .inBed, .workouts: 0...1_440
         case .heartRate: 25...250
         case .restingHeartRate: 25...150
-        case .heartRateVariability: 1...300
+        case .heartRateVariability, .heartRateVariabilityRMSSD: 1...300
         case .vo2Max: 10...95
         }
     }
@@ -101,7 +105,7 @@ public enum Metric: Int, CaseIterable, Sendable, Comparable {
         case .activeEnergy: "kcal"
         case .exercise, .sleep, .inBed, .workouts: "min"
         case .heartRate, .restingHeartRate: "bpm"
-        case .heartRateVariability: "ms"
+        case .heartRateVariability, .heartRateVariabilityRMSSD: "ms"
         case .vo2Max: "mL/(kg·min)"
         }
     }
@@ -121,6 +125,7 @@ public enum MetricColumn: Int, CaseIterable, Sendable, Comparable {
     case heartRateMaximum
     case restingHeartRate
     case heartRateVariability
+    case heartRateVariabilityRMSSD
     case vo2Max
     case sleepMinutes
     case inBedMinutes
@@ -140,6 +145,7 @@ public enum MetricColumn: Int, CaseIterable, Sendable, Comparable {
         case .heartRateMaximum: "hr_max"
         case .restingHeartRate: "resting_hr"
         case .heartRateVariability: "hrv_sdnn_ms"
+        case .heartRateVariabilityRMSSD: "hrv_rmssd_ms"
         case .vo2Max: "vo2max"
         case .sleepMinutes: "sleep_min"
         case .inBedMinutes: "in_bed_min"
@@ -151,7 +157,7 @@ public enum MetricColumn: Int, CaseIterable, Sendable, Comparable {
     /// Decimal places its values keep: one for averages, none for the rest.
     public var decimals: Int {
         switch self {
-        case .heartRateAverage, .restingHeartRate, .heartRateVariability, .vo2Max: 1
+        case .heartRateAverage, .restingHeartRate, .heartRateVariability, .heartRateVariabilityRMSSD, .vo2Max: 1
         default: 0
         }
     }
@@ -167,6 +173,7 @@ public enum MetricColumn: Int, CaseIterable, Sendable, Comparable {
         case .heartRateAverage, .heartRateMinimum, .heartRateMaximum: .heartRate
         case .restingHeartRate: .restingHeartRate
         case .heartRateVariability: .heartRateVariability
+        case .heartRateVariabilityRMSSD: .heartRateVariabilityRMSSD
         case .vo2Max: .vo2Max
         case .sleepMinutes: .sleep
         case .inBedMinutes: .inBed
@@ -207,7 +214,13 @@ public struct MetricSet: OptionSet, Sendable, Hashable {
     }
 
     public static let steps = MetricSet(Metric.steps)
+    /// Every metric any reader gives.
     public static let all = MetricSet(Metric.allCases)
+    /// What an Apple Health export gives (`stepimport apple --metric all`): HRV as SDNN.
+    public static let apple = MetricSet(Metric.allCases.filter { $0 != .heartRateVariabilityRMSSD })
+    /// What Health Connect gives (`stepimport hc --metric all`): HRV as RMSSD, no exercise minutes
+    /// (it has no such record: its exercise sessions are the workouts).
+    public static let healthConnect = MetricSet(Metric.allCases.filter { $0 != .heartRateVariability && $0 != .exercise })
 
     public func contains(_ metric: Metric) -> Bool {
         rawValue & 1 << UInt16(metric.rawValue) != 0

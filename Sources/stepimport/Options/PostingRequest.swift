@@ -67,10 +67,6 @@ extension Option where Options: PostingRequest {
 extension Refusal {
     /// `--token`: a secret never comes from the command line.
     static let token = Refusal(["--token"], message: "a token is never taken from the command line (it would show in ps and shell history): set STEPIMPORT_TOKEN or pass --token-file PATH")
-
-    /// `hc --metric`: the metrics beyond steps are read from Apple exports only, so far.
-    static let metricOnAndroid = Refusal(["--metric"], message: "--metric reads Apple Health exports only so far "
-                                         + "(stepimport apple FILE --metric ...); stepimport hc totals steps")
 }
 
 extension OptionRule {

@@ -39,7 +39,12 @@ extension ReadRequest {
                 {"days":[{"date":"YYYY-MM-DD","steps":N}, ...]}
                 """),
             .bySource(help: "Show every source's total per day and mark the winner (in every format; csv: date,steps,source,winner, a row per source; with --metric, date,metric,source,value,winner)."),
-            .metric,
+            .metric(.apple, help: .asWritten("""
+                The daily metrics to total, a comma list (repeatable):
+                steps (default), distance, active-energy, flights,
+                exercise, heart-rate, resting-hr, hrv, vo2max, sleep,
+                in-bed, workouts, or all. One column each (METRICS).
+                """)),
             .zone(help: .asWritten("""
                 Place every sample in this IANA zone (e.g. Europe/Berlin),
                 with its daylight-saving rules. Without it, each sample
@@ -76,7 +81,14 @@ extension ReadRequest {
         options: [
             .inputFormat,
             .format(help: "table (default), json or csv. json prints exactly the body of POST /v1/trainee/health/days."),
-            .bySource(help: "Show every source's total per day and mark the winner (csv: date,steps,source,winner, a row per source)."),
+            .bySource(help: "Show every source's total per day and mark the winner (csv: date,steps,source,winner, a row per source; with --metric, date,metric,source,value,winner)."),
+            .metric(.healthConnect, help: .asWritten("""
+                The daily metrics to total, a comma list (repeatable):
+                steps (default), distance, active-energy, flights,
+                heart-rate, resting-hr, hrv-rmssd, vo2max, sleep, in-bed,
+                workouts, or all; read from Health Connect's database
+                (dumps give steps only so far). One column each (METRICS).
+                """)),
             .zone(help: .asWritten("""
                 Place every record in this IANA zone (e.g. Asia/Kolkata),
                 daylight saving included; wall times without an offset
@@ -91,7 +103,7 @@ extension ReadRequest {
         ],
         groups: [posting],
         rules: [.planOrDryRun],
-        refusals: [.token, .metricOnAndroid],
+        refusals: [.token],
         sections: HelpText.healthConnectSections,
         finish: checkDates)
 
@@ -158,29 +170,42 @@ extension Option where Options == ReadRequest {
         .flag("--by-source", help: help) { $0.options.bySource = true }
     }
 
-    /// `--metric LIST`: a comma list, repeatable, `all` for every metric.
-    static var metric: Option {
-        .repeatable("--metric", value: "list", help: .asWritten("""
-            The daily metrics to total, a comma list (repeatable):
-            steps (default), distance, active-energy, flights,
-            exercise, heart-rate, resting-hr, hrv, vo2max, sleep,
-            in-bed, workouts, or all. One column each (METRICS).
-            """)) { (request, text) throws(Rejection) in
+    /// `--metric LIST`: a comma list, repeatable; `all` for every metric the reader gives.
+    static func metric(_ available: MetricSet, help: HelpProse) -> Option {
+        .repeatable("--metric", value: "list", help: help) { (request, text) throws(Rejection) in
             if !request.options.metricsGiven {
                 request.options.metrics = []
                 request.options.metricsGiven = true
             }
             for word in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
                 if word == "all" {
-                    request.options.metrics = .all
+                    request.options.metrics = available
                 } else if let metric = Metric(name: word) {
+                    guard available.contains(metric) else { throw Rejection(unavailable(metric, available)) }
                     request.options.metrics.insert(MetricSet(metric))
                 } else {
-                    let names = Metric.allCases.map(\.name) + ["all"]
+                    let names = available.metrics.map(\.name) + ["all"]
                     let hint = NearestWord.among(names, for: word).map { "did you mean \($0)? " } ?? ""
                     throw Rejection("unknown metric '\(word)' in --metric: \(hint)(use \(names.joined(separator: ", ")))")
                 }
             }
+        }
+    }
+
+    /// Why a metric is not read from this kind of export, and what to ask for instead.
+    private static func unavailable(_ metric: Metric, _ available: MetricSet) -> String {
+        switch metric {
+        case .heartRateVariability:
+            return "--metric hrv is Apple's SDNN; Health Connect stores heart-rate variability as RMSSD, "
+                + "a different measure: use --metric hrv-rmssd"
+        case .heartRateVariabilityRMSSD:
+            return "--metric hrv-rmssd is Health Connect's RMSSD; Apple Health stores heart-rate variability as SDNN, "
+                + "a different measure: use --metric hrv"
+        case .exercise:
+            return "Health Connect has no exercise-minute records (Apple's exercise ring): its exercise sessions "
+                + "are --metric workouts"
+        default:
+            return "--metric \(metric.name) is not read from this export (use \(available.metrics.map(\.name).joined(separator: ", ")) or all)"
         }
     }
 

@@ -123,6 +123,7 @@ struct MetricDaysRenderer {
         case .heartRateMaximum: "HR max"
         case .restingHeartRate: "Resting HR"
         case .heartRateVariability: "HRV ms"
+        case .heartRateVariabilityRMSSD: "HRV RMSSD ms"
         case .vo2Max: "VO2max"
         case .sleepMinutes: "Sleep min"
         case .inBedMinutes: "In bed min"

@@ -1,0 +1,218 @@
+import CSQLite
+import HealthDays
+
+/// The tables of the metrics beyond steps (`stepimport hc --metric`, docs/metrics.md): each row
+/// read with the checks of a step row, its value converted from Health Connect's stored unit to
+/// the column's, and handed on under its app as `StepSink.add(_:of:sourceUTF8:)`.
+///
+/// Units as Health Connect stores them (AOSP `packages/modules/HealthFitness`, the record
+/// helpers under `service/.../storage/datatypehelpers` and the internal records of
+/// `framework/.../internal/datatypes`): lengths in metres (`Length.getInMeters`), energy in
+/// calories, a thousandth of a kilocalorie (`Energy.getInCalories`; a pre-release build stored
+/// joules), heart-rate variability in milliseconds, VO2max in mL/(kg·min), floors and beats per
+/// minute as counts. Times are UTC milliseconds with the record's own zone offset in seconds.
+extension HealthConnectDatabase {
+    /// A table of interval records with one value column.
+    private struct IntervalTable {
+        let metric: Metric
+        let table: String
+        let column: String
+        /// From the stored unit to the column's.
+        let factor: Double
+    }
+
+    /// A table of instant records (`time`, `zone_offset`) with one value column.
+    private struct InstantTable {
+        let metric: Metric
+        let table: String
+        let column: String
+    }
+
+    private static let intervalTables = [
+        IntervalTable(metric: .distance, table: "distance_record_table", column: "distance", factor: 1),
+        IntervalTable(metric: .activeEnergy, table: "active_calories_burned_record_table", column: "energy", factor: 0.001),
+        IntervalTable(metric: .flights, table: "floors_climbed_record_table", column: "floors", factor: 1),
+    ]
+
+    private static let instantTables = [
+        InstantTable(metric: .restingHeartRate, table: "resting_heart_rate_record_table", column: "beats_per_minute"),
+        InstantTable(metric: .heartRateVariabilityRMSSD, table: "heart_rate_variability_rmssd_record_table",
+                     column: "heart_rate_variability_millis"),
+        InstantTable(metric: .vo2Max, table: "vo2_max_record_table", column: "vo2_milliliters_per_minute_kilogram"),
+    ]
+
+    /// Sleep stage types that are sleep (`SleepSessionRecord.StageType`): SLEEPING 2, LIGHT 4,
+    /// DEEP 5, REM 6. UNKNOWN 0, AWAKE 1, OUT_OF_BED 3 and AWAKE_IN_BED 7 are not.
+    static let asleepStages: Set<Int64> = [2, 4, 5, 6]
+    /// The stage types Health Connect defines; any other is an invalid row.
+    static let knownStages: ClosedRange<Int64> = 0...7
+
+    /// Reads the tables of every metric in `metrics` other than steps; a table this database does
+    /// not have is left out (and named in `statistics.absentTables`).
+    func readMetrics(_ metrics: MetricSet, into sink: StepSink, origins: Origins, policy: InvalidRecordPolicy,
+                     statistics: inout HealthConnectDatabaseStatistics) throws(ExportError) {
+        let tables = try tableNames()
+        func has(_ table: String) -> Bool {
+            if tables.contains(table) { return true }
+            statistics.absentTables.append(table)
+            return false
+        }
+        for spec in HealthConnectDatabase.intervalTables where metrics.contains(spec.metric) && has(spec.table) {
+            try readRows(spec.table, """
+                SELECT row_id, start_time, end_time, start_zone_offset, \(spec.column), app_info_id
+                FROM \(spec.table) ORDER BY row_id
+                """, into: sink, origins: origins, policy: policy, statistics: &statistics) { (check, rowID) throws(ExportError) in
+                guard var sample = try check.interval(rowID, start: 1, end: 2, offset: 3),
+                      let value = try check.number(4, spec.column, rowID)
+                else { return nil }
+                sample.value = value * spec.factor
+                return (spec.metric, sample)
+            }
+        }
+        for spec in HealthConnectDatabase.instantTables where metrics.contains(spec.metric) && has(spec.table) {
+            try readRows(spec.table, """
+                SELECT row_id, time, time, zone_offset, \(spec.column), app_info_id FROM \(spec.table) ORDER BY row_id
+                """, into: sink, origins: origins, policy: policy, statistics: &statistics) { (check, rowID) throws(ExportError) in
+                guard var sample = try check.interval(rowID, start: 1, end: 2, offset: 3, names: ("time", "time", "zone_offset")),
+                      let value = try check.number(4, spec.column, rowID)
+                else { return nil }
+                sample.value = value
+                return (spec.metric, sample)
+            }
+        }
+        if metrics.contains(.heartRate), has("heart_rate_record_table"), has("heart_rate_record_series_table") {
+            // Each beat-per-minute reading of a series is a sample at its own time, placed by its
+            // record's zone offset and counted under its record's app.
+            try readRows("heart_rate_record_series_table", """
+                SELECT r.row_id, s.epoch_millis, s.epoch_millis, r.start_zone_offset, s.beats_per_minute, r.app_info_id
+                FROM heart_rate_record_series_table s JOIN heart_rate_record_table r ON s.parent_key = r.row_id
+                ORDER BY r.row_id, s.epoch_millis
+                """, into: sink, origins: origins, policy: policy, statistics: &statistics) { (check, rowID) throws(ExportError) in
+                guard var sample = try check.interval(rowID, start: 1, end: 2, offset: 3,
+                                                      names: ("epoch_millis", "epoch_millis", "start_zone_offset")),
+                      let value = try check.number(4, "beats_per_minute", rowID)
+                else { return nil }
+                sample.value = value
+                return (.heartRate, sample)
+            }
+        }
+        if (metrics.contains(.sleep) || metrics.contains(.inBed)), has("sleep_session_record_table") {
+            try readSleep(metrics, into: sink, origins: origins, policy: policy, statistics: &statistics,
+                          hasStages: has("sleep_stages_table"))
+        }
+        if metrics.contains(.workouts), has("exercise_session_record_table") {
+            try readRows("exercise_session_record_table", """
+                SELECT row_id, start_time, end_time, start_zone_offset, 0, app_info_id
+                FROM exercise_session_record_table ORDER BY row_id
+                """, into: sink, origins: origins, policy: policy, statistics: &statistics) { (check, rowID) throws(ExportError) in
+                guard var sample = try check.interval(rowID, start: 1, end: 2, offset: 3) else { return nil }
+                // Health Connect keeps no moving time: a session's minutes are its span.
+                sample.value = Double(sample.endMs - sample.startMs) / 60_000
+                return (.workouts, sample)
+            }
+        }
+    }
+
+    /// Sleep sessions: the session's span is time in bed; its asleep stages are sleep, or the
+    /// whole session when it has no stages (an app that writes only the night). Both are placed
+    /// with the session's `end_zone_offset` (the day a night ends on).
+    private func readSleep(_ metrics: MetricSet, into sink: StepSink, origins: Origins, policy: InvalidRecordPolicy,
+                           statistics: inout HealthConnectDatabaseStatistics, hasStages: Bool) throws(ExportError) {
+        let staged = hasStages ? "EXISTS (SELECT 1 FROM sleep_stages_table t WHERE t.parent_key = s.row_id)" : "0"
+        try readRows("sleep_session_record_table", """
+            SELECT s.row_id, s.start_time, s.end_time, s.end_zone_offset, \(staged), s.app_info_id
+            FROM sleep_session_record_table s ORDER BY s.row_id
+            """, into: sink, origins: origins, policy: policy, statistics: &statistics,
+                     handingSeveral: ()) { (check, rowID) throws(ExportError) in
+            guard let sample = try check.interval(rowID, start: 1, end: 2, offset: 3,
+                                                  names: ("start_time", "end_time", "end_zone_offset")) else { return [] }
+            var handed: [(Metric, StepSample)] = []
+            if metrics.contains(.inBed) { handed.append((.inBed, sample)) }
+            if metrics.contains(.sleep) && check.statement.int64(4) == 0 { handed.append((.sleep, sample)) }
+            return handed
+        }
+        guard hasStages, metrics.contains(.sleep) else { return }
+        try readRows("sleep_stages_table", """
+            SELECT s.row_id, t.stage_start_time, t.stage_end_time, s.end_zone_offset, t.stage_type, s.app_info_id
+            FROM sleep_stages_table t JOIN sleep_session_record_table s ON t.parent_key = s.row_id
+            ORDER BY s.row_id, t.stage_start_time
+            """, into: sink, origins: origins, policy: policy, statistics: &statistics,
+                     handingSeveral: ()) { (check, rowID) throws(ExportError) in
+            guard let sample = try check.interval(rowID, start: 1, end: 2, offset: 3,
+                                                  names: ("stage_start_time", "stage_end_time", "end_zone_offset")),
+                  let stage = try check.integer(4, "stage_type", rowID)
+            else { return [] }
+            guard HealthConnectDatabase.knownStages.contains(stage) else {
+                try check.invalid(rowID, "stage_type \(stage) is not a sleep stage Health Connect defines (0 to 7)")
+                return []
+            }
+            return HealthConnectDatabase.asleepStages.contains(stage) ? [(.sleep, sample)] : []
+        }
+    }
+
+    /// Reads `sql` row by row: column 0 the row id named in errors, the last column the app;
+    /// `body` turns a row into a sample of a metric (nil: refused or nothing to hand on).
+    private func readRows(_ table: String, _ sql: String, into sink: StepSink, origins: Origins, policy: InvalidRecordPolicy,
+                          statistics: inout HealthConnectDatabaseStatistics,
+                          _ body: (inout RowCheck, Int64) throws(ExportError) -> (Metric, StepSample)?) throws(ExportError) {
+        try readRows(table, sql, into: sink, origins: origins, policy: policy, statistics: &statistics,
+                     handingSeveral: ()) { (check, rowID) throws(ExportError) in
+            try body(&check, rowID).map { [$0] } ?? []
+        }
+    }
+
+    private func readRows(_ table: String, _ sql: String, into sink: StepSink, origins: Origins, policy: InvalidRecordPolicy,
+                          statistics: inout HealthConnectDatabaseStatistics, handingSeveral: Void,
+                          _ body: (inout RowCheck, Int64) throws(ExportError) -> [(Metric, StepSample)]) throws(ExportError) {
+        let statement = try prepare(sql)
+        var check = RowCheck(table: table, statement: statement, policy: policy, location: location)
+        let appColumn = Int32(sqlite3_column_count(statement.handle) - 1)
+        var rows = 0
+        try HealthConnectDatabase.forEachRow(statement, on: connection, location: location,
+                                             while: "reading \(table)") { () throws(ExportError) in
+            rows += 1
+            let rowID = statement.int64(0)
+            let origin = statement.type(appColumn) == SQLITE_INTEGER ? origins.ids[statement.int64(appColumn)] : nil
+            for (metric, sample) in try body(&check, rowID) {
+                statistics.metricSamples += 1
+                let source = origin.map { origins.sources[$0] } ?? Array(HealthConnectDatabase.unknownSource.utf8)
+                source.withUnsafeBytes { sink.add(sample, of: metric, sourceUTF8: $0) }
+            }
+        }
+        statistics.skipped.add(check.skipped, lineShift: 0)
+        statistics.metricRows.append(.init(table: table, rows: rows))
+    }
+
+    /// The tables this database holds.
+    private func tableNames() throws(ExportError) -> Set<String> {
+        let statement = try prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+        var names = Set<String>()
+        try HealthConnectDatabase.forEachRow(statement, on: connection, location: location,
+                                             while: "reading the list of tables") { () throws(ExportError) in
+            names.insert(statement.text(0))
+        }
+        return names
+    }
+}
+
+extension HealthConnectDatabase.RowCheck {
+    /// A record's interval from its start and end columns and the offset column it is placed by,
+    /// checked as a step row's is; nil after refusing the row.
+    mutating func interval(_ rowID: Int64, start: Int32, end: Int32, offset: Int32,
+                           names: (String, String, String) = ("start_time", "end_time", "start_zone_offset"))
+        throws(ExportError) -> StepSample? {
+        guard let startMs = try integer(start, names.0, rowID), let endMs = try integer(end, names.1, rowID) else { return nil }
+        guard endMs >= startMs else {
+            try invalid(rowID, "\(names.1) \(endMs) is before \(names.0) \(startMs)")
+            return nil
+        }
+        guard let zoneOffset = try self.offset(offset, names.2, rowID) else { return nil }
+        let sample = StepSample(startMs: startMs, endMs: endMs, offsetSeconds: zoneOffset, value: 0)
+        if let problem = SampleLimits.timeProblem(in: sample) {
+            try invalid(rowID, problem.message(steps: "value", start: "\(names.0) \(startMs)", end: "\(names.1) \(endMs)",
+                                               offset: "\(names.2) \(zoneOffset ?? 0)"))
+            return nil
+        }
+        return sample
+    }
+}

@@ -1,0 +1,89 @@
+import CSQLite
+import HealthDays
+
+extension HealthConnectDatabase {
+    /// The checks of one table's columns as its rows are read: whole numbers, UTC offsets and
+    /// values, each refusing a row it cannot use with the table, the row and the problem named
+    /// (`InvalidRecordPolicy`: the read stops, or the row is skipped and counted).
+    struct RowCheck {
+        let table: String
+        let statement: Statement
+        let policy: InvalidRecordPolicy
+        let location: InputLocation
+        var skipped = SkippedRecords()
+
+        /// Health Connect's `ZoneOffset` range, ±18 hours in seconds: the bound of a counted offset.
+        static let offsetRange = -Int64(UTCOffset.maximumSeconds)...Int64(UTCOffset.maximumSeconds)
+
+        init(table: String, statement: Statement, policy: InvalidRecordPolicy, location: InputLocation) {
+            self.table = table
+            self.statement = statement
+            self.policy = policy
+            self.location = location
+        }
+
+        /// Refuses the row: throws under `.fail`, counts it under `.skip`.
+        mutating func invalid(_ rowID: Int64, _ problem: String) throws(ExportError) {
+            if let failure = policy.reject(at: .none, "\(table) row_id \(rowID): \(problem)", skipped: &skipped) {
+                throw ExportError.invalidRecord(location, at: .none, problem: failure.message)
+            }
+        }
+
+        /// A column that must hold a whole number; nil (after refusing the row) when it does not.
+        @inline(__always)
+        mutating func integer(_ column: Int32, _ name: String, _ rowID: Int64) throws(ExportError) -> Int64? {
+            switch statement.type(column) {
+            case SQLITE_INTEGER:
+                return statement.int64(column)
+            case SQLITE_NULL:
+                try invalid(rowID, "\(name) is NULL")
+            default:
+                try invalid(rowID, "\(name) is \"\(statement.text(column))\", not a whole number")
+            }
+            return nil
+        }
+
+        /// An offset column: `.some(nil)` for NULL, nil (after refusing the row) when unusable.
+        @inline(__always)
+        mutating func offset(_ column: Int32, _ name: String, _ rowID: Int64) throws(ExportError) -> Int32?? {
+            switch statement.type(column) {
+            case SQLITE_NULL:
+                return .some(nil)
+            case SQLITE_INTEGER:
+                let value = statement.int64(column)
+                if RowCheck.offsetRange.contains(value) { return Int32(value) }
+                try invalid(rowID, "\(name) \(value) is not a UTC offset in seconds "
+                                   + "(\(RowCheck.offsetRange.lowerBound) to \(RowCheck.offsetRange.upperBound))")
+            default:
+                try invalid(rowID, "\(name) is \"\(statement.text(column))\", not a UTC offset in seconds")
+            }
+            return nil
+        }
+
+        /// A column that must hold a non-negative number (whole or not); nil after refusing the row.
+        @inline(__always)
+        mutating func number(_ column: Int32, _ name: String, _ rowID: Int64) throws(ExportError) -> Double? {
+            switch statement.type(column) {
+            case SQLITE_INTEGER:
+                let value = statement.int64(column)
+                guard value >= 0 else {
+                    try invalid(rowID, "\(name) \(value) is negative")
+                    return nil
+                }
+                return Double(value)
+            case SQLITE_FLOAT:
+                let value = statement.double(column)
+                guard value.isFinite, value >= 0 else {
+                    try invalid(rowID, "\(name) \(value) is not a non-negative number")
+                    return nil
+                }
+                return value
+            case SQLITE_NULL:
+                try invalid(rowID, "\(name) is NULL")
+            default:
+                try invalid(rowID, "\(name) is \"\(statement.text(column))\", not a number")
+            }
+            return nil
+        }
+    }
+}
