@@ -154,18 +154,18 @@ extension HealthConnectDatabase {
     /// `body` turns a row into a sample of a metric (nil: refused or nothing to hand on).
     private func readRows(_ table: String, _ sql: String, into sink: StepSink, origins: Origins, policy: InvalidRecordPolicy,
                           statistics: inout HealthConnectDatabaseStatistics,
-                          _ body: (inout RowCheck, Int64) throws(ExportError) -> (Metric, StepSample)?) throws(ExportError) {
+                          _ body: (RowCheck, Int64) throws(ExportError) -> (Metric, StepSample)?) throws(ExportError) {
         try readRows(table, sql, into: sink, origins: origins, policy: policy, statistics: &statistics,
                      handingSeveral: ()) { (check, rowID) throws(ExportError) in
-            try body(&check, rowID).map { [$0] } ?? []
+            try body(check, rowID).map { [$0] } ?? []
         }
     }
 
     private func readRows(_ table: String, _ sql: String, into sink: StepSink, origins: Origins, policy: InvalidRecordPolicy,
                           statistics: inout HealthConnectDatabaseStatistics, handingSeveral: Void,
-                          _ body: (inout RowCheck, Int64) throws(ExportError) -> [(Metric, StepSample)]) throws(ExportError) {
+                          _ body: (RowCheck, Int64) throws(ExportError) -> [(Metric, StepSample)]) throws(ExportError) {
         let statement = try prepare(sql)
-        var check = RowCheck(table: table, statement: statement, policy: policy, location: location)
+        let check = RowCheck(table: table, statement: statement, policy: policy, location: location)
         let appColumn = Int32(sqlite3_column_count(statement.handle) - 1)
         var rows = 0
         try HealthConnectDatabase.forEachRow(statement, on: connection, location: location,
@@ -173,7 +173,7 @@ extension HealthConnectDatabase {
             rows += 1
             let rowID = statement.int64(0)
             let origin = statement.type(appColumn) == SQLITE_INTEGER ? origins.ids[statement.int64(appColumn)] : nil
-            for (metric, sample) in try body(&check, rowID) {
+            for (metric, sample) in try body(check, rowID) {
                 statistics.metricSamples += 1
                 let source = origin.map { origins.sources[$0] } ?? Array(HealthConnectDatabase.unknownSource.utf8)
                 source.withUnsafeBytes { sink.add(sample, of: metric, sourceUTF8: $0) }
@@ -198,7 +198,7 @@ extension HealthConnectDatabase {
 extension HealthConnectDatabase.RowCheck {
     /// A record's interval from its start and end columns and the offset column it is placed by,
     /// checked as a step row's is; nil after refusing the row.
-    mutating func interval(_ rowID: Int64, start: Int32, end: Int32, offset: Int32,
+    func interval(_ rowID: Int64, start: Int32, end: Int32, offset: Int32,
                            names: (String, String, String) = ("start_time", "end_time", "start_zone_offset"))
         throws(ExportError) -> StepSample? {
         guard let startMs = try integer(start, names.0, rowID), let endMs = try integer(end, names.1, rowID) else { return nil }

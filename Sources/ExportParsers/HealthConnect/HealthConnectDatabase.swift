@@ -132,7 +132,7 @@ public final class HealthConnectDatabase {
             """)
         var lastAppID: Int64 = .min
         var lastOrigin = unknown
-        var check = RowCheck(table: "steps_record_table", statement: statement, policy: policy, location: location)
+        let check = RowCheck(table: "steps_record_table", statement: statement, policy: policy, location: location)
 
         try HealthConnectDatabase.forEachRow(statement, on: connection, location: location,
                                              while: "reading steps_record_table") { () throws(ExportError) in

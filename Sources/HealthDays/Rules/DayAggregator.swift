@@ -16,7 +16,9 @@ public final class DayAggregator: StepSink {
     /// Unrounded sums keyed by day (high 32 bits) and source id (low 32 bits).
     private var sums: [UInt64: Double] = [:]
     private var stats = AggregationStats()
-    private var offsets = OffsetsSeen()
+    /// Touched for every sample: unchecked, as one thread owns the aggregator, so that reading it
+    /// costs no dynamic exclusivity check (1.8% of the instructions of reading a database).
+    @exclusivity(unchecked) private var offsets = OffsetsSeen()
 
     /// Distinct samples kept in memory before the duplicate check spills to disk: just under what
     /// a hash set of 2^19 slots (8 MB) holds, so that it never grows to the next size.
@@ -181,7 +183,7 @@ public final class DayAggregator: StepSink {
             if case .recordedOffset = rule { stats.withoutOffset += 1 }
             return
         }
-        offsets.note(offset)
+        if offsets.changes(to: offset) { offsets.note(offset) }
     }
 
     @inline(__always)

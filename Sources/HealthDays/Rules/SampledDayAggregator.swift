@@ -66,7 +66,7 @@ final class SampledDayAggregator {
             stats.leftOut += 1
             return
         }
-        if let offset = sample.offsetSeconds { offsets.note(offset) }
+        if let offset = sample.offsetSeconds, offsets.changes(to: offset) { offsets.note(offset) }
         let start = placement.instant(sample.startMs, wallClock: sample.wallClock)
         let day = placement.day(of: start, offsetSeconds: sample.offsetSeconds)
         let key = UInt64(UInt32(bitPattern: day)) << 32 | UInt64(UInt32(bitPattern: record.source))

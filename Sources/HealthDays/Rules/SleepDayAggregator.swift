@@ -47,7 +47,7 @@ final class SleepDayAggregator {
             stats.refused += 1
             return
         }
-        if let offset = sample.offsetSeconds { offsets.note(offset) }
+        if let offset = sample.offsetSeconds, offsets.changes(to: offset) { offsets.note(offset) }
         let source = Int(sources.id(forUTF8: sourceUTF8))
         if source == intervals.count { intervals.append([]) }
         let start = placement.instant(sample.startMs, wallClock: sample.wallClock)
