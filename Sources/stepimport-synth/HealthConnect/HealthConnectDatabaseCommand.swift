@@ -20,6 +20,15 @@ enum HealthConnectDatabaseCommand {
             `com.android.healthconnect.phone.steps`: one source. Google Fit reads the same
             walks and writes a few exact duplicates; a Samsung watch counts them in 10-minute
             bins, on some days higher. Walks run past midnight now and then.
+
+            Unless --steps-only, it also writes the metric tables (docs/metrics.md):
+            distance (metres), active and total calories (small calories),
+            floors, heart rate with its series, resting heart rate, HRV (RMSSD),
+            VO2max, sleep sessions with their stages and exercise sessions, from
+            the watch, Fit, an Oura ring, Sleep as Android and a Withings cuff
+            (several apps write the same walks and nights; a few readings are
+            implausible); --expected then adds their day values ("metrics").
+            With --rows the metric tables follow the days written.
             """,
         options: [
             .output(help: .asWritten("""
@@ -32,6 +41,7 @@ enum HealthConnectDatabaseCommand {
             .seed,
             .start,
             .userVersion,
+            .stepsOnly,
             .expected(help: .asWritten("""
                 Also write the day totals an importer must find (JSON),
                 each record placed in its own offset.
@@ -43,7 +53,7 @@ enum HealthConnectDatabaseCommand {
             HelpSection("EXAMPLES", body: """
                 stepimport-synth hc-db --out "samples/Health Connect.zip" --days 60 \\
                     --expected samples/hc-health-connect.expected.json
-                stepimport-synth hc-db --out /tmp/bench.db --rows 5000000
+                stepimport-synth hc-db --out /tmp/bench.db --rows 5000000 --steps-only
                 """),
         ],
         finish: { (options: inout HealthConnectOptions) throws(Rejection) in try options.finish(for: .database) })
@@ -65,9 +75,12 @@ enum HealthConnectDatabaseCommand {
             throw SynthError.cannotCreate(path: options.outputPath, reason: reason)
         }
         try writer.writeReferenceTables()
+        let metricWriter = options.stepsOnly ? nil : try HealthConnectMetricTableWriter(into: writer)
 
         var composer = HealthConnectDayComposer(seed: options.seed, renameDayIndex: options.renameDayIndex)
+        var metricComposer = HealthConnectMetricComposer(seed: options.seed)
         var expected = HealthConnectExpectedTotals()
+        var expectedMetrics = HealthConnectExpectedMetrics()
         let collects = options.expectedPath != nil
         let sources = HealthConnectApp.allCases.map { expected.sourceID($0.source) }
         var dayIndex = 0
@@ -84,8 +97,14 @@ enum HealthConnectDatabaseCommand {
                                  offsetSeconds: Int64(record.startOffset), value: Double(record.count))
                 }
             }
+            if let metricWriter {
+                metricComposer.compose(dayIndex: dayIndex, dayNumber: options.startDay + dayIndex, steps: composer)
+                try metricWriter.write(metricComposer.day)
+                if collects { expectedMetrics.add(metricComposer.day) }
+            }
             dayIndex += 1
         }
+        metricWriter?.finalize()
         try writer.finish()
 
         let lastDay = options.startDay + dayIndex - 1
@@ -102,10 +121,11 @@ enum HealthConnectDatabaseCommand {
 
         if let expectedPath = options.expectedPath {
             var file = try OutputFile(path: expectedPath)
-            try file.write(expected.json())
+            let sections = metricWriter == nil ? [] : [expectedMetrics.jsonSection(steps: expected.days())]
+            try file.write(expected.json(appending: sections))
             try file.finish()
         }
-        printError("wrote \(options.outputPath): \(dayIndex) days \(CivilDate(dayNumber: options.startDay).text) to \(CivilDate(dayNumber: lastDay).text), \(writer.rows) step rows, user_version \(options.userVersion), \(written)", prefixed: false)
+        printError("wrote \(options.outputPath): \(dayIndex) days \(CivilDate(dayNumber: options.startDay).text) to \(CivilDate(dayNumber: lastDay).text), \(writer.rows) step rows\(metricWriter.map { ", \($0.rows) metric rows" } ?? ""), user_version \(options.userVersion), \(written)", prefixed: false)
     }
 
     /// A hidden file name in the folder of `path`, unique to this process.

@@ -26,7 +26,8 @@ final class HealthConnectDatabaseWriter {
         """
 
     let path: String
-    private var connection: OpaquePointer?
+    /// The open database, for `HealthConnectMetricTableWriter`, which writes into the same transaction.
+    private(set) var connection: OpaquePointer?
     private var insert: OpaquePointer?
     /// Scratch for the BLOB and TEXT values of one row, bound without copying.
     private let scratch = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 8)

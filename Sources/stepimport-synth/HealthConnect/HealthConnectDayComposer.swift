@@ -14,11 +14,15 @@ struct HealthConnectDayComposer {
     let renameDayIndex: Int
     /// The records of the last composed day, in the order they are written.
     private(set) var records: [HealthConnectRecord] = []
+    /// The walks of the last composed day (the metric records follow them).
+    private(set) var walks: [Walk] = []
+    /// Whether the watch was worn on the last composed day.
+    private(set) var watchWorn = false
 
     private static let minute: Int64 = 60_000
 
     /// A walk: an interval and its true steps per millisecond.
-    private struct Walk {
+    struct Walk {
         var startMs: Int64
         var endMs: Int64
         var stepsPerMs: Double
@@ -37,7 +41,7 @@ struct HealthConnectDayComposer {
         let zone = Itinerary.zone(dayIndex: dayIndex)
         var plan = SplitMix64(seed: seed, day: dayNumber, stream: 0x48_43_50_4C)  // "HCPL"
         var ids = SplitMix64(seed: seed, day: dayNumber, stream: 0x48_43_49_44)  // "HCID"
-        let walks = HealthConnectDayComposer.walks(&plan, zone: zone, dayNumber: dayNumber)
+        walks = HealthConnectDayComposer.walks(&plan, zone: zone, dayNumber: dayNumber)
 
         let phoneApp: HealthConnectApp = dayIndex < renameDayIndex ? .phoneLegacy : .phone
         var phone = SplitMix64(seed: seed, day: dayNumber, stream: 0x48_43_50_48)  // "HCPH"
@@ -79,13 +83,21 @@ struct HealthConnectDayComposer {
         }
 
         var watch = SplitMix64(seed: seed, day: dayNumber, stream: 0x48_43_57_41)  // "HCWA"
-        if watch.chance(0.75) {
+        watchWorn = watch.chance(0.75)
+        if watchWorn {
             let factor = watch.chance(0.25) ? watch.double(1.03, 1.10) : watch.double(0.90, 0.98)
             binned(walks, factor: factor, zone: zone, &watch, &ids)
         }
     }
 
     // MARK: - The day's walks
+
+    /// The walks of day `dayIndex` (calendar date `dayNumber`), as `compose` makes them: for the
+    /// metric records of the neighbouring days (when the night before starts, when it ends).
+    static func walks(seed: UInt64, dayIndex: Int, dayNumber: Int) -> [Walk] {
+        var plan = SplitMix64(seed: seed, day: dayNumber, stream: 0x48_43_50_4C)  // "HCPL"
+        return walks(&plan, zone: Itinerary.zone(dayIndex: dayIndex), dayNumber: dayNumber)
+    }
 
     private static func walks(_ random: inout SplitMix64, zone: TravelZone, dayNumber: Int) -> [Walk] {
         let kind = random.unit()

@@ -83,8 +83,9 @@ struct HealthConnectExpectedTotals {
         return best.keys.sorted().map { (Int($0), best[$0]!.steps, best[$0]!.source) }
     }
 
-    /// `{"days":[{"date":..,"steps":..,"source":..}]}`, one day a line.
-    func json() -> [UInt8] {
+    /// `{"days":[{"date":..,"steps":..,"source":..}]}`, one day a line, then `sections` (each a
+    /// `"key": value` member indented by two spaces).
+    func json(appending sections: [String] = []) -> [UInt8] {
         var out = ByteBuffer()
         out.append("{\n  \"days\": [")
         for (index, day) in days().enumerated() {
@@ -97,7 +98,12 @@ struct HealthConnectExpectedTotals {
             out.append(jsonString: day.source)
             out.append("}")
         }
-        out.append("\n  ]\n}\n")
+        out.append("\n  ]")
+        for section in sections {
+            out.append(",\n")
+            out.append(Array(section.utf8))
+        }
+        out.append("\n}\n")
         return out.bytes
     }
 }

@@ -28,6 +28,9 @@ struct HealthConnectOptions: Equatable, GeneratorOptions {
     var shape: HealthConnectJSONShape = .reactNative
     /// Where to write the expected day totals (JSON), if anywhere.
     var expectedPath: String?
+    /// `hc-db --steps-only`: only the step table (and the apps, devices and priorities), as
+    /// before the metric tables existed: the benchmark's millions of step rows.
+    var stepsOnly = false
 
     /// Whether `hc-db` writes a zip archive.
     var writesZip: Bool {
@@ -68,6 +71,14 @@ extension Option where Options == HealthConnectOptions {
             }
             options.rows = parsed
         }
+    }
+
+    /// `hc-db --steps-only`.
+    static var stepsOnly: Option {
+        .flag("--steps-only", help: .asWritten("""
+            Write only steps_record_table (with the apps, devices and
+            priorities), none of the metric tables (benchmarks).
+            """)) { $0.stepsOnly = true }
     }
 
     /// `hc-db --user-version N`.
