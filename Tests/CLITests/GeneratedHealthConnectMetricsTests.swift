@@ -34,8 +34,8 @@ import Testing
     static let separator = "----8<---- stepimport hc metrics test ----8<----"
 
     /// Every printed day and column equal to `metrics`; columns Health Connect has no data for
-    /// (`exercise_min`, `hrv_sdnn_ms`) empty. Enable once `stepimport hc` reads the metric tables.
-    @Test(.disabled("the Health Connect metric reader is being written (issue 14)"), arguments: variants)
+    /// (`exercise_min`, `hrv_sdnn_ms`) empty.
+    @Test(arguments: variants)
     func metricsEqualTheGeneratorsModel(_ arguments: String) throws {
         let output = arguments.contains("'Health Connect.zip'") ? "'Health Connect.zip'" : "export.db"
         let command = """
