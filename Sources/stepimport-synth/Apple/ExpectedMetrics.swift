@@ -77,7 +77,7 @@ struct ExpectedMetrics {
         var out = "  \"\(key)\": {\n    \(heading),\n    \"days\": [\n"
         out += days.map { day in
             var members = ["\"date\": \"\(CivilDate(dayNumber: Int(day.dayNumber)).text)\""]
-            for column in MetricColumn.allCases {
+            for column in MetricColumn.apple {
                 if let value = day.values[column] {
                     members.append("\"\(column.name)\": \(column.text(value))")
                 }
@@ -88,7 +88,7 @@ struct ExpectedMetrics {
         out += leftOut.map { "\"\($0.metric)\": \($0.count)" }.joined(separator: ", ")
         out += "},\n    \"rounding_ties\": ["
         let ties = roundingTies.keys.sorted().flatMap { day in
-            MetricColumn.allCases.filter { roundingTies[day]!.contains($0) }.map { column in
+            MetricColumn.apple.filter { roundingTies[day]!.contains($0) }.map { column in
                 "{\"date\": \"\(CivilDate(dayNumber: Int(day)).text)\", \"column\": \"\(column.name)\"}"
             }
         }

@@ -30,44 +30,6 @@
 /// in UTF-8 order. Records are added a day of the generator at a time, as written; duplicates are
 /// looked for within one generated day, which is where the generator makes them.
 struct HealthConnectExpectedMetrics {
-    /// The columns of the `metrics` section, in the order of docs/metrics.md.
-    enum Column: Int, CaseIterable {
-        case steps, distance, activeEnergy, flights, heartRateAverage, heartRateMinimum, heartRateMaximum
-        case restingHeartRate, heartRateVariability, vo2Max, sleep, inBed, workouts, workoutMinutes
-
-        var name: String {
-            switch self {
-            case .steps: return "steps"
-            case .distance: return "distance_m"
-            case .activeEnergy: return "active_kcal"
-            case .flights: return "flights"
-            case .heartRateAverage: return "hr_avg"
-            case .heartRateMinimum: return "hr_min"
-            case .heartRateMaximum: return "hr_max"
-            case .restingHeartRate: return "resting_hr"
-            case .heartRateVariability: return "hrv_rmssd_ms"
-            case .vo2Max: return "vo2max"
-            case .sleep: return "sleep_min"
-            case .inBed: return "in_bed_min"
-            case .workouts: return "workouts"
-            case .workoutMinutes: return "workout_min"
-            }
-        }
-
-        /// Kept in tenths and written with one decimal.
-        var hasOneDecimal: Bool {
-            switch self {
-            case .heartRateAverage, .restingHeartRate, .heartRateVariability, .vo2Max: return true
-            default: return false
-            }
-        }
-
-        func text(_ value: Int) -> String {
-            guard hasOneDecimal else { return String(value) }
-            return "\(value < 0 ? "-" : "")\(value.magnitude / 10).\(value.magnitude % 10)"
-        }
-    }
-
     private static let dayMs: Int64 = 86_400_000
 
     // Cumulative quantities: per (kind, app, day) the exact thousandths of whole records and the
@@ -252,9 +214,9 @@ struct HealthConnectExpectedMetrics {
     /// The computed columns per day, the left-out counts (in the order of docs/metrics.md) and
     /// the cells that floating-point arithmetic alone may tip one unit either way.
     struct Result {
-        var columns: [Int64: [Column: Int]] = [:]
+        var columns: [Int64: [MetricColumn: Int]] = [:]
         var leftOut: [(metric: String, count: Int)] = []
-        var roundingTies: [Int64: Set<Column>] = [:]
+        var roundingTies: [Int64: Set<MetricColumn>] = [:]
     }
 
     /// Every day's values; `steps` are the step section's winners (the `steps` column).
@@ -268,7 +230,7 @@ struct HealthConnectExpectedMetrics {
         cumulative(.floors, .flights, "flights", maximum: 5_000, into: &result)
         heartRate(into: &result)
         sampled(.restingHeartRate, .restingHeartRate, "resting-hr", into: &result)
-        sampled(.heartRateVariability, .heartRateVariability, "hrv", into: &result)
+        sampled(.heartRateVariability, .heartRateVariabilityRMSSD, "hrv", into: &result)
         sampled(.vo2Max, .vo2Max, "vo2max", into: &result)
         sleepPeriods(asleep, .sleep, "sleep", into: &result)
         sleepPeriods(inBed, .inBed, "in-bed", into: &result)
@@ -276,7 +238,7 @@ struct HealthConnectExpectedMetrics {
         return result
     }
 
-    private func cumulative(_ kind: HealthConnectQuantityRecord.Kind, _ column: Column, _ metric: String, maximum: Int64,
+    private func cumulative(_ kind: HealthConnectQuantityRecord.Kind, _ column: MetricColumn, _ metric: String, maximum: Int64,
                             into result: inout Result) {
         var days: [Int64: [String: (rounded: Int64, exact: Double, isSplit: Bool)]] = [:]
         for (key, sum) in quantities where key.kind == kind {
@@ -325,7 +287,7 @@ struct HealthConnectExpectedMetrics {
         result.leftOut.append(("heart-rate", heartRatesOutside))
     }
 
-    private func sampled(_ kind: HealthConnectInstantRecord.Kind, _ column: Column, _ metric: String, into result: inout Result) {
+    private func sampled(_ kind: HealthConnectInstantRecord.Kind, _ column: MetricColumn, _ metric: String, into result: inout Result) {
         var days: [Int64: [String: (count: Int64, sum: Int64)]] = [:]
         for (key, entry) in instants where key.kind == kind {
             days[key.day, default: [:]][key.source] = entry
@@ -339,7 +301,7 @@ struct HealthConnectExpectedMetrics {
         result.leftOut.append((metric, instantsOutside[kind] ?? 0))
     }
 
-    private func sleepPeriods(_ intervals: [String: [Interval]], _ column: Column, _ metric: String, into result: inout Result) {
+    private func sleepPeriods(_ intervals: [String: [Interval]], _ column: MetricColumn, _ metric: String, into result: inout Result) {
         var milliseconds: [Int64: [String: Int64]] = [:]
         for (source, list) in intervals {
             let sorted = list.filter { $0.end > $0.start }.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
@@ -431,7 +393,7 @@ struct HealthConnectExpectedMetrics {
         var out = "  \"metrics\": {\n    \"rule\": \"file-offset\",\n    \"days\": [\n"
         out += result.columns.keys.sorted().map { day in
             var members = ["\"date\": \"\(CivilDate(dayNumber: Int(day)).text)\""]
-            for column in Column.allCases {
+            for column in MetricColumn.healthConnect {
                 if let value = result.columns[day]![column] {
                     members.append("\"\(column.name)\": \(column.text(value))")
                 }
@@ -442,7 +404,7 @@ struct HealthConnectExpectedMetrics {
         out += result.leftOut.map { "\"\($0.metric)\": \($0.count)" }.joined(separator: ", ")
         out += "},\n    \"rounding_ties\": ["
         let ties = result.roundingTies.keys.sorted().flatMap { day in
-            Column.allCases.filter { result.roundingTies[day]!.contains($0) }.map { column in
+            MetricColumn.healthConnect.filter { result.roundingTies[day]!.contains($0) }.map { column in
                 "{\"date\": \"\(CivilDate(dayNumber: Int(day)).text)\", \"column\": \"\(column.name)\"}"
             }
         }

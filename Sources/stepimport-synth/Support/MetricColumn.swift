@@ -1,5 +1,6 @@
-/// The columns of `stepimport apple --metric all`, in their order (docs/metrics.md,
-/// Output), with how each is written.
+/// The columns of `--metric` output, in their order (docs/metrics.md, Output), with how each
+/// is written: the generator's own list, for the expected values of both `apple` and `hc-db`.
+/// (It names them itself, as every part of the generator does, rather than borrowing the tool's.)
 enum MetricColumn: CaseIterable {
     case steps
     case distance
@@ -11,6 +12,7 @@ enum MetricColumn: CaseIterable {
     case heartRateMaximum
     case restingHeartRate
     case heartRateVariability
+    case heartRateVariabilityRMSSD
     case vo2Max
     case sleep
     case inBed
@@ -30,6 +32,7 @@ enum MetricColumn: CaseIterable {
         case .heartRateMaximum: return "hr_max"
         case .restingHeartRate: return "resting_hr"
         case .heartRateVariability: return "hrv_sdnn_ms"
+        case .heartRateVariabilityRMSSD: return "hrv_rmssd_ms"
         case .vo2Max: return "vo2max"
         case .sleep: return "sleep_min"
         case .inBed: return "in_bed_min"
@@ -42,10 +45,15 @@ enum MetricColumn: CaseIterable {
     /// every other column is a whole number.
     var hasOneDecimal: Bool {
         switch self {
-        case .heartRateAverage, .restingHeartRate, .heartRateVariability, .vo2Max: return true
+        case .heartRateAverage, .restingHeartRate, .heartRateVariability, .heartRateVariabilityRMSSD, .vo2Max: return true
         default: return false
         }
     }
+
+    /// The columns of `stepimport apple --metric all`: HRV as SDNN.
+    static let apple = allCases.filter { $0 != .heartRateVariabilityRMSSD }
+    /// The columns of `stepimport hc --metric all`: HRV as RMSSD, no exercise minutes.
+    static let healthConnect = allCases.filter { $0 != .heartRateVariability && $0 != .exercise }
 
     /// A value of the column as JSON and the CSV write it: `8123`, or `72.4` from 724 tenths.
     func text(_ value: Int) -> String {
