@@ -50,7 +50,7 @@ import Testing
         let parts = String(decoding: result.stdout, as: UTF8.self).components(separatedBy: Self.separator + "\n")
         try #require(parts.count == 2)
         let expected = try ExpectedFile(Data(parts[0].utf8))
-        let printed = try GeneratedMetricsTests.PrintedTable(csv: parts[1])
+        let printed = try PrintedMetricTable(csv: parts[1])
         let problems = Self.differences(printed, expected.metrics)
         if !problems.isEmpty {
             Issue.record("\(problems.count) differences:\n\(problems.prefix(40).joined(separator: "\n"))")
@@ -91,75 +91,24 @@ import Testing
         }
     }
 
-    /// The differences between a printed `--metric all` CSV and a `metrics` section, one line each;
-    /// a cell listed in `rounding_ties` may be one unit (in its last place) either side. Columns the
-    /// section does not have must be empty; the section's columns must all be printed.
-    static func differences(_ printed: GeneratedMetricsTests.PrintedTable, _ section: ExpectedFile.Section) -> [String] {
-        var problems: [String] = []
-        let header = printed.header.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        for column in columns where !header.contains(column) {
-            problems.append("column \(column) not printed (header: \(printed.header))")
-        }
-        let missing = Set(section.days.keys).subtracting(printed.rows.keys).sorted()
-        let extra = Set(printed.rows.keys).subtracting(section.days.keys).sorted()
-        if !missing.isEmpty { problems.append("days not printed: \(missing.prefix(10).joined(separator: " "))") }
-        if !extra.isEmpty { problems.append("days printed but not expected: \(extra.prefix(10).joined(separator: " "))") }
-        for (date, expectedDay) in section.days.sorted(by: { $0.key < $1.key }) {
-            guard let row = printed.rows[date] else { continue }
-            for column in header.dropFirst() {
-                let cell = row[column] ?? ""
-                guard let value = expectedDay[column] else {
-                    if !cell.isEmpty { problems.append("\(date) \(column): printed \(cell), expected empty") }
-                    continue
-                }
-                let tenths = oneDecimal.contains(column)
-                let pattern = tenths ? #"^-?[0-9]+\.[0-9]$"# : #"^-?[0-9]+$"#
-                guard cell.range(of: pattern, options: .regularExpression) != nil, let number = Double(cell) else {
-                    problems.append("\(date) \(column): printed '\(cell)', expected \(value)")
-                    continue
-                }
-                let unit = tenths ? 0.1 : 1
-                let allowed = section.roundingTies.contains("\(date) \(column)") ? unit : 0
-                if abs(number - value.doubleValue) > allowed + unit / 1000 {
-                    problems.append("\(date) \(column): printed \(cell), expected \(value)")
-                }
-            }
-        }
-        return problems
+    /// The differences between a printed `--metric all` CSV and the `metrics` section: every
+    /// Health Connect column printed, every cell equal (`ExpectedMetricsSection.differences`);
+    /// columns the section does not have must be empty.
+    static func differences(_ printed: PrintedMetricTable, _ section: ExpectedMetricsSection) -> [String] {
+        section.differences(printed, columns: columns, oneDecimal: oneDecimal)
     }
 
     /// The `--expected` file of `hc-db`: the step days and the `metrics` section.
     struct ExpectedFile {
-        struct Section {
-            let rule: String
-            /// Date → column → value.
-            let days: [String: [String: NSNumber]]
-            let leftOut: [String: Int]
-            /// `"date column"` of each cell that may round either way.
-            let roundingTies: Set<String>
-        }
-
         let stepDays: [String: Int]
-        let metrics: Section
+        let metrics: ExpectedMetricsSection
 
         init(_ data: Data) throws {
-            struct Malformed: Error { let what: String }
             guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  let days = root["days"] as? [[String: Any]],
-                  let object = root["metrics"] as? [String: Any], let rule = object["rule"] as? String,
-                  let list = object["days"] as? [[String: Any]], let leftOut = object["left_out"] as? [String: NSNumber],
-                  let ties = object["rounding_ties"] as? [[String: String]]
-            else { throw Malformed(what: "the days or the metrics section") }
-            stepDays = Dictionary(uniqueKeysWithValues: days.compactMap { day in
-                (day["date"] as? String).flatMap { date in (day["steps"] as? NSNumber).map { (date, $0.intValue) } }
-            })
-            var byDate: [String: [String: NSNumber]] = [:]
-            for day in list {
-                guard let date = day["date"] as? String else { throw Malformed(what: "a metrics day without date") }
-                byDate[date] = day.compactMapValues { $0 as? NSNumber }
-            }
-            metrics = Section(rule: rule, days: byDate, leftOut: leftOut.mapValues(\.intValue),
-                              roundingTies: Set(ties.map { "\($0["date"] ?? "") \($0["column"] ?? "")" }))
+                  let days = root["days"] as? [[String: Any]]
+            else { throw ExpectedMetricsSection.Malformed(what: "the days") }
+            stepDays = ExpectedMetricsSection.stepDays(days)
+            metrics = try ExpectedMetricsSection(root, key: "metrics")
         }
     }
 }

@@ -57,7 +57,7 @@ import Testing
         let expected = try ExpectedFile(Data(parts[0].utf8))
 
         for (section, csv) in [(expected.metrics, parts[1]), (expected.metricsTZ, parts[2])] {
-            let printed = try PrintedTable(csv: csv)
+            let printed = try PrintedMetricTable(csv: csv)
             #expect(printed.header == Self.header, "\(section.name): header")
             compare(printed, with: section)
         }
@@ -113,36 +113,10 @@ import Testing
         }
     }
 
-    /// Compares every day and column of `printed` with `section`; a cell listed in the section's
-    /// `rounding_ties` may be one unit (in its last place) either side.
-    private func compare(_ printed: PrintedTable, with section: ExpectedFile.Section) {
+    /// Compares every day and column of `printed` with `section` (`ExpectedMetricsSection.differences`).
+    private func compare(_ printed: PrintedMetricTable, with section: ExpectedMetricsSection) {
         let columns = Self.header.split(separator: ",").dropFirst().map(String.init)
-        var problems: [String] = []
-        let missing = Set(section.days.keys).subtracting(printed.rows.keys).sorted()
-        let extra = Set(printed.rows.keys).subtracting(section.days.keys).sorted()
-        if !missing.isEmpty { problems.append("days not printed: \(missing.prefix(10).joined(separator: " "))") }
-        if !extra.isEmpty { problems.append("days printed but not expected: \(extra.prefix(10).joined(separator: " "))") }
-        for (date, expectedDay) in section.days.sorted(by: { $0.key < $1.key }) {
-            guard let row = printed.rows[date] else { continue }
-            for column in columns {
-                let cell = row[column] ?? ""
-                guard let value = expectedDay[column] else {
-                    if !cell.isEmpty { problems.append("\(date) \(column): printed \(cell), expected empty") }
-                    continue
-                }
-                let tenths = Self.oneDecimal.contains(column)
-                let pattern = tenths ? #"^-?[0-9]+\.[0-9]$"# : #"^-?[0-9]+$"#
-                guard cell.range(of: pattern, options: .regularExpression) != nil, let number = Double(cell) else {
-                    problems.append("\(date) \(column): printed '\(cell)', expected \(value)")
-                    continue
-                }
-                let unit = tenths ? 0.1 : 1
-                let allowed = section.roundingTies.contains("\(date) \(column)") ? unit : 0
-                if abs(number - value.doubleValue) > allowed + unit / 1000 {
-                    problems.append("\(date) \(column): printed \(cell), expected \(value)")
-                }
-            }
-        }
+        let problems = section.differences(printed, columns: columns, oneDecimal: Self.oneDecimal)
         if !problems.isEmpty {
             let shown = problems.prefix(40).joined(separator: "\n")
             Issue.record("\(section.name): \(problems.count) differences:\n\(shown)")
@@ -151,71 +125,20 @@ import Testing
 
     /// The `--expected` file: the step days of both rules and the two metrics sections.
     struct ExpectedFile {
-        struct Section {
-            let name: String
-            /// Date → column → value.
-            let days: [String: [String: NSNumber]]
-            let leftOut: [String: Int]
-            /// `"date column"` of each cell that may round either way.
-            let roundingTies: Set<String>
-        }
-
         let stepDays: [String: Int]
         let zonedStepDays: [String: Int]
-        let metrics: Section
-        let metricsTZ: Section
+        let metrics: ExpectedMetricsSection
+        let metricsTZ: ExpectedMetricsSection
 
         init(_ data: Data) throws {
-            struct Malformed: Error { let what: String }
             guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
                   let days = root["days"] as? [[String: Any]], let tz = root["tz"] as? [String: Any],
                   let tzDays = tz["days"] as? [[String: Any]]
-            else { throw Malformed(what: "the step sections") }
-            func stepMap(_ list: [[String: Any]]) -> [String: Int] {
-                Dictionary(uniqueKeysWithValues: list.compactMap { day in
-                    (day["date"] as? String).flatMap { date in (day["steps"] as? NSNumber).map { (date, $0.intValue) } }
-                })
-            }
-            stepDays = stepMap(days)
-            zonedStepDays = stepMap(tzDays)
-            func section(_ key: String) throws -> Section {
-                guard let object = root[key] as? [String: Any], let list = object["days"] as? [[String: Any]],
-                      let leftOut = object["left_out"] as? [String: NSNumber],
-                      let ties = object["rounding_ties"] as? [[String: String]]
-                else { throw Malformed(what: key) }
-                var days: [String: [String: NSNumber]] = [:]
-                for day in list {
-                    guard let date = day["date"] as? String else { throw Malformed(what: "\(key): a day without date") }
-                    days[date] = day.compactMapValues { $0 as? NSNumber }
-                }
-                return Section(name: key, days: days, leftOut: leftOut.mapValues(\.intValue),
-                               roundingTies: Set(ties.map { "\($0["date"] ?? "") \($0["column"] ?? "")" }))
-            }
-            metrics = try section("metrics")
-            metricsTZ = try section("metrics_tz")
-        }
-    }
-
-    /// A printed CSV: its header and, per date, each column's cell text.
-    struct PrintedTable {
-        let header: String
-        let rows: [String: [String: String]]
-
-        init(csv: String) throws {
-            struct Malformed: Error { let line: String }
-            var lines = csv.split(separator: "\n", omittingEmptySubsequences: true).map {
-                $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
-            }
-            guard !lines.isEmpty else { throw Malformed(line: "(no header)") }
-            header = lines.removeFirst()
-            let names = header.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            var rows: [String: [String: String]] = [:]
-            for line in lines {
-                let cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-                guard cells.count == names.count else { throw Malformed(line: line) }
-                rows[cells[0]] = Dictionary(uniqueKeysWithValues: zip(names.dropFirst(), cells.dropFirst()))
-            }
-            self.rows = rows
+            else { throw ExpectedMetricsSection.Malformed(what: "the step sections") }
+            stepDays = ExpectedMetricsSection.stepDays(days)
+            zonedStepDays = ExpectedMetricsSection.stepDays(tzDays)
+            metrics = try ExpectedMetricsSection(root, key: "metrics")
+            metricsTZ = try ExpectedMetricsSection(root, key: "metrics_tz")
         }
     }
 }
