@@ -119,11 +119,10 @@ extension HealthConnectDatabase {
     private func readSleep(_ metrics: MetricSet, into sink: StepSink, origins: Origins, policy: InvalidRecordPolicy,
                            statistics: inout HealthConnectDatabaseStatistics, hasStages: Bool) throws(ExportError) {
         let staged = hasStages ? "EXISTS (SELECT 1 FROM sleep_stages_table t WHERE t.parent_key = s.row_id)" : "0"
-        try readRows("sleep_session_record_table", """
+        try readRowsHandingSeveral("sleep_session_record_table", """
             SELECT s.row_id, s.start_time, s.end_time, s.end_zone_offset, \(staged), s.app_info_id
             FROM sleep_session_record_table s ORDER BY s.row_id
-            """, into: sink, origins: origins, policy: policy, statistics: &statistics,
-                     handingSeveral: ()) { (check, rowID) throws(ExportError) in
+            """, into: sink, origins: origins, policy: policy, statistics: &statistics) { (check, rowID) throws(ExportError) in
             guard let sample = try check.interval(rowID, start: 1, end: 2, offset: 3,
                                                   names: ("start_time", "end_time", "end_zone_offset")) else { return [] }
             var handed: [(Metric, StepSample)] = []
@@ -132,12 +131,11 @@ extension HealthConnectDatabase {
             return handed
         }
         guard hasStages, metrics.contains(.sleep) else { return }
-        try readRows("sleep_stages_table", """
+        try readRowsHandingSeveral("sleep_stages_table", """
             SELECT s.row_id, t.stage_start_time, t.stage_end_time, s.end_zone_offset, t.stage_type, s.app_info_id
             FROM sleep_stages_table t JOIN sleep_session_record_table s ON t.parent_key = s.row_id
             ORDER BY s.row_id, t.stage_start_time
-            """, into: sink, origins: origins, policy: policy, statistics: &statistics,
-                     handingSeveral: ()) { (check, rowID) throws(ExportError) in
+            """, into: sink, origins: origins, policy: policy, statistics: &statistics) { (check, rowID) throws(ExportError) in
             guard let sample = try check.interval(rowID, start: 1, end: 2, offset: 3,
                                                   names: ("stage_start_time", "stage_end_time", "end_zone_offset")),
                   let stage = try check.integer(4, "stage_type", rowID)
@@ -155,19 +153,20 @@ extension HealthConnectDatabase {
     private func readRows(_ table: String, _ sql: String, into sink: StepSink, origins: Origins, policy: InvalidRecordPolicy,
                           statistics: inout HealthConnectDatabaseStatistics,
                           _ body: (RowCheck, Int64) throws(ExportError) -> (Metric, StepSample)?) throws(ExportError) {
-        try readRows(table, sql, into: sink, origins: origins, policy: policy, statistics: &statistics,
-                     handingSeveral: ()) { (check, rowID) throws(ExportError) in
+        try readRowsHandingSeveral(table, sql, into: sink, origins: origins, policy: policy, statistics: &statistics) { (check, rowID) throws(ExportError) in
             try body(check, rowID).map { [$0] } ?? []
         }
     }
 
-    private func readRows(_ table: String, _ sql: String, into sink: StepSink, origins: Origins, policy: InvalidRecordPolicy,
-                          statistics: inout HealthConnectDatabaseStatistics, handingSeveral: Void,
+    /// As `readRows`, for rows that hand on several samples (a sleep session: in bed and asleep).
+    private func readRowsHandingSeveral(_ table: String, _ sql: String, into sink: StepSink, origins: Origins,
+                                        policy: InvalidRecordPolicy, statistics: inout HealthConnectDatabaseStatistics,
                           _ body: (RowCheck, Int64) throws(ExportError) -> [(Metric, StepSample)]) throws(ExportError) {
         let statement = try prepare(sql)
         let check = RowCheck(table: table, statement: statement, policy: policy, location: location)
         let appColumn = Int32(sqlite3_column_count(statement.handle) - 1)
         var rows = 0
+        let unknown = Array(HealthConnectDatabase.unknownSource.utf8)
         try HealthConnectDatabase.forEachRow(statement, on: connection, location: location,
                                              while: "reading \(table)") { () throws(ExportError) in
             rows += 1
@@ -175,7 +174,7 @@ extension HealthConnectDatabase {
             let origin = statement.type(appColumn) == SQLITE_INTEGER ? origins.ids[statement.int64(appColumn)] : nil
             for (metric, sample) in try body(check, rowID) {
                 statistics.metricSamples += 1
-                let source = origin.map { origins.sources[$0] } ?? Array(HealthConnectDatabase.unknownSource.utf8)
+                let source = origin.map { origins.sources[$0] } ?? unknown
                 source.withUnsafeBytes { sink.add(sample, of: metric, sourceUTF8: $0) }
             }
         }
