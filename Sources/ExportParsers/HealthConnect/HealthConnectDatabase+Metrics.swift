@@ -122,29 +122,26 @@ extension HealthConnectDatabase {
         try readRowsHandingSeveral("sleep_session_record_table", """
             SELECT s.row_id, s.start_time, s.end_time, s.end_zone_offset, \(staged), s.app_info_id
             FROM sleep_session_record_table s ORDER BY s.row_id
-            """, into: sink, origins: origins, policy: policy, statistics: &statistics) { (check, rowID) throws(ExportError) in
+            """, into: sink, origins: origins, policy: policy, statistics: &statistics) { (check, rowID, hand) throws(ExportError) in
             guard let sample = try check.interval(rowID, start: 1, end: 2, offset: 3,
-                                                  names: ("start_time", "end_time", "end_zone_offset")) else { return [] }
-            var handed: [(Metric, StepSample)] = []
-            if metrics.contains(.inBed) { handed.append((.inBed, sample)) }
-            if metrics.contains(.sleep) && check.statement.int64(4) == 0 { handed.append((.sleep, sample)) }
-            return handed
+                                                  names: ("start_time", "end_time", "end_zone_offset")) else { return }
+            if metrics.contains(.inBed) { hand(.inBed, sample) }
+            if metrics.contains(.sleep) && check.statement.int64(4) == 0 { hand(.sleep, sample) }
         }
         guard hasStages, metrics.contains(.sleep) else { return }
         try readRowsHandingSeveral("sleep_stages_table", """
             SELECT s.row_id, t.stage_start_time, t.stage_end_time, s.end_zone_offset, t.stage_type, s.app_info_id
             FROM sleep_stages_table t JOIN sleep_session_record_table s ON t.parent_key = s.row_id
             ORDER BY s.row_id, t.stage_start_time
-            """, into: sink, origins: origins, policy: policy, statistics: &statistics) { (check, rowID) throws(ExportError) in
+            """, into: sink, origins: origins, policy: policy, statistics: &statistics) { (check, rowID, hand) throws(ExportError) in
             guard let sample = try check.interval(rowID, start: 1, end: 2, offset: 3,
                                                   names: ("stage_start_time", "stage_end_time", "end_zone_offset")),
                   let stage = try check.integer(4, "stage_type", rowID)
-            else { return [] }
+            else { return }
             guard HealthConnectDatabase.knownStages.contains(stage) else {
-                try check.invalid(rowID, "stage_type \(stage) is not a sleep stage Health Connect defines (0 to 7)")
-                return []
+                return try check.invalid(rowID, "stage_type \(stage) is not a sleep stage Health Connect defines (0 to 7)")
             }
-            return HealthConnectDatabase.asleepStages.contains(stage) ? [(.sleep, sample)] : []
+            if HealthConnectDatabase.asleepStages.contains(stage) { hand(.sleep, sample) }
         }
     }
 
@@ -153,31 +150,42 @@ extension HealthConnectDatabase {
     private func readRows(_ table: String, _ sql: String, into sink: StepSink, origins: Origins, policy: InvalidRecordPolicy,
                           statistics: inout HealthConnectDatabaseStatistics,
                           _ body: (RowCheck, Int64) throws(ExportError) -> (Metric, StepSample)?) throws(ExportError) {
-        try readRowsHandingSeveral(table, sql, into: sink, origins: origins, policy: policy, statistics: &statistics) { (check, rowID) throws(ExportError) in
-            try body(check, rowID).map { [$0] } ?? []
+        try readRowsHandingSeveral(table, sql, into: sink, origins: origins, policy: policy,
+                                   statistics: &statistics) { (check, rowID, hand) throws(ExportError) in
+            if let (metric, sample) = try body(check, rowID) { hand(metric, sample) }
         }
     }
 
-    /// As `readRows`, for rows that hand on several samples (a sleep session: in bed and asleep).
-    private func readRowsHandingSeveral(_ table: String, _ sql: String, into sink: StepSink, origins: Origins,
-                                        policy: InvalidRecordPolicy, statistics: inout HealthConnectDatabaseStatistics,
-                          _ body: (RowCheck, Int64) throws(ExportError) -> [(Metric, StepSample)]) throws(ExportError) {
+    /// As `readRows`, for rows that may hand on several samples (a sleep session: in bed and
+    /// asleep): `body` calls `hand` for each, so no row costs a list.
+    private func readRowsHandingSeveral(
+        _ table: String, _ sql: String, into sink: StepSink, origins: Origins, policy: InvalidRecordPolicy,
+        statistics: inout HealthConnectDatabaseStatistics,
+        _ body: (RowCheck, Int64, (Metric, StepSample) -> Void) throws(ExportError) -> Void
+    ) throws(ExportError) {
         let statement = try prepare(sql)
         let check = RowCheck(table: table, statement: statement, policy: policy, location: location)
         let appColumn = Int32(sqlite3_column_count(statement.handle) - 1)
         var rows = 0
+        var handed = 0
         let unknown = Array(HealthConnectDatabase.unknownSource.utf8)
+        // Rows of one app come together: its source is looked up when the app changes.
+        var lastAppID: Int64? = nil
+        var source = unknown
         try HealthConnectDatabase.forEachRow(statement, on: connection, location: location,
                                              while: "reading \(table)") { () throws(ExportError) in
             rows += 1
-            let rowID = statement.int64(0)
-            let origin = statement.type(appColumn) == SQLITE_INTEGER ? origins.ids[statement.int64(appColumn)] : nil
-            for (metric, sample) in try body(check, rowID) {
-                statistics.metricSamples += 1
-                let source = origin.map { origins.sources[$0] } ?? unknown
+            let appID = statement.type(appColumn) == SQLITE_INTEGER ? statement.int64(appColumn) : nil
+            if appID != lastAppID {
+                lastAppID = appID
+                source = appID.flatMap { origins.ids[$0] }.map { origins.sources[$0] } ?? unknown
+            }
+            try body(check, statement.int64(0)) { metric, sample in
+                handed += 1
                 source.withUnsafeBytes { sink.add(sample, of: metric, sourceUTF8: $0) }
             }
         }
+        statistics.metricSamples += handed
         statistics.skipped.add(check.skipped, lineShift: 0)
         statistics.metricRows.append(.init(table: table, rows: rows))
     }
