@@ -27,14 +27,14 @@ import Testing
     ]
 
     /// The columns of the `metrics` section, in the order of docs/metrics.md.
-    static let columns = ["steps", "distance_m", "active_kcal", "flights", "hr_avg", "hr_min", "hr_max", "resting_hr",
+    static let columns = ["steps", "distance_m", "active_kcal", "total_kcal", "flights", "hr_avg", "hr_min", "hr_max", "resting_hr",
                           "hrv_rmssd_ms", "vo2max", "sleep_min", "in_bed_min", "workouts", "workout_min"]
     /// The columns printed with one decimal; all others are whole numbers.
     static let oneDecimal: Set<String> = ["hr_avg", "resting_hr", "hrv_rmssd_ms", "vo2max"]
     static let separator = "----8<---- stepimport hc metrics test ----8<----"
 
     /// Every printed day and column equal to `metrics`; columns Health Connect has no data for
-    /// (`exercise_min`, `hrv_sdnn_ms`) empty.
+    /// (`exercise_min`, `hrv_sdnn_ms`, Google Fit's `move_min` and `heart_points`) empty.
     @Test(arguments: variants)
     func metricsEqualTheGeneratorsModel(_ arguments: String) throws {
         let output = arguments.contains("'Health Connect.zip'") ? "'Health Connect.zip'" : "export.db"
@@ -72,7 +72,7 @@ import Testing
             #expect(section.days.values.contains { $0[column] != nil }, "no day has \(column)")
         }
         #expect(section.leftOut.keys.sorted() == ["active-energy", "distance", "flights", "heart-rate", "hrv", "in-bed",
-                                                  "resting-hr", "sleep", "vo2max", "workouts"])
+                                                  "resting-hr", "sleep", "total-energy", "vo2max", "workouts"])
         #expect((section.leftOut["heart-rate"] ?? 0) > 0, "no implausible heart rate to leave out")
         #expect(section.roundingTies.count <= 5, "\(section.roundingTies)")
         #expect(section.days.compactMapValues { $0["steps"]?.intValue } == expected.stepDays)

@@ -13,6 +13,7 @@ import TestSupport
     static let metricSchema = """
         CREATE TABLE distance_record_table (row_id INTEGER PRIMARY KEY AUTOINCREMENT, uuid BLOB NOT NULL UNIQUE, last_modified_time INTEGER, client_record_id TEXT, client_record_version TEXT, device_info_id INTEGER, app_info_id INTEGER, recording_method INTEGER, dedupe_hash BLOB UNIQUE, start_time INTEGER, start_zone_offset INTEGER, end_time INTEGER, end_zone_offset INTEGER, local_date INTEGER, distance REAL);
         CREATE TABLE active_calories_burned_record_table (row_id INTEGER PRIMARY KEY AUTOINCREMENT, uuid BLOB NOT NULL UNIQUE, last_modified_time INTEGER, client_record_id TEXT, client_record_version TEXT, device_info_id INTEGER, app_info_id INTEGER, recording_method INTEGER, dedupe_hash BLOB UNIQUE, start_time INTEGER, start_zone_offset INTEGER, end_time INTEGER, end_zone_offset INTEGER, local_date INTEGER, energy REAL);
+        CREATE TABLE total_calories_burned_record_table (row_id INTEGER PRIMARY KEY AUTOINCREMENT, uuid BLOB NOT NULL UNIQUE, last_modified_time INTEGER, client_record_id TEXT, client_record_version TEXT, device_info_id INTEGER, app_info_id INTEGER, recording_method INTEGER, dedupe_hash BLOB UNIQUE, start_time INTEGER, start_zone_offset INTEGER, end_time INTEGER, end_zone_offset INTEGER, local_date INTEGER, energy REAL);
         CREATE TABLE floors_climbed_record_table (row_id INTEGER PRIMARY KEY AUTOINCREMENT, uuid BLOB NOT NULL UNIQUE, last_modified_time INTEGER, client_record_id TEXT, client_record_version TEXT, device_info_id INTEGER, app_info_id INTEGER, recording_method INTEGER, dedupe_hash BLOB UNIQUE, start_time INTEGER, start_zone_offset INTEGER, end_time INTEGER, end_zone_offset INTEGER, local_date INTEGER, floors REAL);
         CREATE TABLE heart_rate_record_table (row_id INTEGER PRIMARY KEY AUTOINCREMENT, uuid BLOB NOT NULL UNIQUE, last_modified_time INTEGER, client_record_id TEXT, client_record_version TEXT, device_info_id INTEGER, app_info_id INTEGER, recording_method INTEGER, dedupe_hash BLOB UNIQUE, start_time INTEGER, start_zone_offset INTEGER, end_time INTEGER, end_zone_offset INTEGER, local_date INTEGER);
         CREATE TABLE heart_rate_record_series_table (parent_key INTEGER, beats_per_minute INTEGER, epoch_millis INTEGER);
@@ -36,6 +37,8 @@ import TestSupport
           VALUES (x'01', 4, \(t0), 7200, \(t0 + hour), 7200, 5000.5), (x'02', 3, \(t0), 7200, \(t0 + hour), 7200, 4000);
         INSERT INTO active_calories_burned_record_table (uuid, app_info_id, start_time, start_zone_offset, end_time, end_zone_offset, energy)
           VALUES (x'03', 4, \(t0), 7200, \(t0 + hour), 7200, 350000);
+        INSERT INTO total_calories_burned_record_table (uuid, app_info_id, start_time, start_zone_offset, end_time, end_zone_offset, energy)
+          VALUES (x'0301', 4, \(t0), 7200, \(t0 + hour), 7200, 420500);
         INSERT INTO floors_climbed_record_table (uuid, app_info_id, start_time, start_zone_offset, end_time, end_zone_offset, floors)
           VALUES (x'04', 3, \(t0), 7200, \(t0 + 60_000), 7200, 2);
         INSERT INTO heart_rate_record_table (row_id, uuid, app_info_id, start_time, start_zone_offset, end_time, end_zone_offset)
@@ -87,6 +90,8 @@ import TestSupport
             .init(metric: .distance, source: Self.fit, sample: Self.sample(t0, t0 + hour, 7200, 4000)),
             // Calories as stored: 350,000 cal is 350 kcal.
             .init(metric: .activeEnergy, source: Self.samsung, sample: Self.sample(t0, t0 + hour, 7200, 350)),
+            // Total calories in the same unit, as their own metric: never active energy.
+            .init(metric: .totalEnergy, source: Self.samsung, sample: Self.sample(t0, t0 + hour, 7200, 420.5)),
             .init(metric: .flights, source: Self.fit, sample: Self.sample(t0, t0 + 60_000, 7200, 2)),
             .init(metric: .restingHeartRate, source: Self.samsung, sample: Self.sample(t0, t0, 7200, 52)),
             .init(metric: .heartRateVariabilityRMSSD, source: Self.samsung, sample: Self.sample(t0, t0, 7200, 41.25)),

@@ -66,9 +66,9 @@ enum AppleMetricType {
     static func units(of metric: Metric) -> [(unit: String, factor: Double)] {
         switch metric {
         case .distance: [("m", 1), ("km", 1000), ("cm", 0.01), ("mi", 1609.344), ("ft", 0.3048), ("yd", 0.9144)]
-        case .activeEnergy: [("kcal", 1), ("Cal", 1), ("kJ", 1 / 4.184), ("cal", 0.001), ("J", 1 / 4184)]
-        case .flights, .steps: [("count", 1)]
-        case .exercise, .workouts, .sleep, .inBed: [("min", 1), ("s", 1.0 / 60), ("hr", 60)]
+        case .activeEnergy, .totalEnergy: [("kcal", 1), ("Cal", 1), ("kJ", 1 / 4.184), ("cal", 0.001), ("J", 1 / 4184)]
+        case .flights, .steps, .heartPoints: [("count", 1)]
+        case .exercise, .moveMinutes, .workouts, .sleep, .inBed: [("min", 1), ("s", 1.0 / 60), ("hr", 60)]
         case .heartRate, .restingHeartRate: [("count/min", 1), ("count/s", 60)]
         case .heartRateVariability, .heartRateVariabilityRMSSD: [("ms", 1), ("s", 1000)]
         case .vo2Max: [("mL/min\u{00B7}kg", 1), ("mL/kg\u{00B7}min", 1), ("mL/(kg\u{00B7}min)", 1), ("ml/(kg*min)", 1)]

@@ -31,6 +31,7 @@ extension HealthConnectDatabase {
     private static let intervalTables = [
         IntervalTable(metric: .distance, table: "distance_record_table", column: "distance", factor: 1),
         IntervalTable(metric: .activeEnergy, table: "active_calories_burned_record_table", column: "energy", factor: 0.001),
+        IntervalTable(metric: .totalEnergy, table: "total_calories_burned_record_table", column: "energy", factor: 0.001),
         IntervalTable(metric: .flights, table: "floors_climbed_record_table", column: "floors", factor: 1),
     ]
 

@@ -4,8 +4,15 @@ public enum Metric: Int, CaseIterable, Sendable, Comparable {
     case steps
     case distance
     case activeEnergy
+    /// Energy burned in all, the body's resting energy included (Health Connect's total calories,
+    /// Google Fit's calories): its own column, never mixed into active energy.
+    case totalEnergy
     case flights
     case exercise
+    /// Google Fit's Move Minutes: minutes of any movement.
+    case moveMinutes
+    /// Google Fit's Heart Points: a point a minute of moderate activity, two of vigorous.
+    case heartPoints
     case heartRate
     case restingHeartRate
     case heartRateVariability
@@ -34,8 +41,11 @@ public enum Metric: Int, CaseIterable, Sendable, Comparable {
         case .steps: "steps"
         case .distance: "distance"
         case .activeEnergy: "active-energy"
+        case .totalEnergy: "total-energy"
         case .flights: "flights"
         case .exercise: "exercise"
+        case .moveMinutes: "move-minutes"
+        case .heartPoints: "heart-points"
         case .heartRate: "heart-rate"
         case .restingHeartRate: "resting-hr"
         case .heartRateVariability: "hrv"
@@ -55,7 +65,7 @@ public enum Metric: Int, CaseIterable, Sendable, Comparable {
 
     public var kind: Kind {
         switch self {
-        case .steps, .distance, .activeEnergy, .flights, .exercise: .cumulative
+        case .steps, .distance, .activeEnergy, .totalEnergy, .flights, .exercise, .moveMinutes, .heartPoints: .cumulative
         case .heartRate, .restingHeartRate, .heartRateVariability, .heartRateVariabilityRMSSD, .vo2Max: .sampled
         case .sleep, .inBed: .sleep
         case .workouts: .workouts
@@ -68,8 +78,11 @@ public enum Metric: Int, CaseIterable, Sendable, Comparable {
         case .steps: [.steps]
         case .distance: [.distanceMetres]
         case .activeEnergy: [.activeKilocalories]
+        case .totalEnergy: [.totalKilocalories]
         case .flights: [.flights]
         case .exercise: [.exerciseMinutes]
+        case .moveMinutes: [.moveMinutes]
+        case .heartPoints: [.heartPoints]
         case .heartRate: [.heartRateAverage, .heartRateMinimum, .heartRateMaximum]
         case .restingHeartRate: [.restingHeartRate]
         case .heartRateVariability: [.heartRateVariability]
@@ -88,8 +101,10 @@ public enum Metric: Int, CaseIterable, Sendable, Comparable {
         case .steps: nil
         case .distance: 0...350_000
         case .activeEnergy: 0...20_000
+        case .totalEnergy: 0...30_000
         case .flights: 0...5_000
-        case .exercise, .sleep, .inBed, .workouts: 0...1_440
+        case .exercise, .moveMinutes, .sleep, .inBed, .workouts: 0...1_440
+        case .heartPoints: 0...2_880
         case .heartRate: 25...250
         case .restingHeartRate: 25...150
         case .heartRateVariability, .heartRateVariabilityRMSSD: 1...300
@@ -100,10 +115,10 @@ public enum Metric: Int, CaseIterable, Sendable, Comparable {
     /// The unit of the values compared with `plausibleRange`, for the summary.
     public var unitWords: String {
         switch self {
-        case .steps, .flights: ""
+        case .steps, .flights, .heartPoints: ""
         case .distance: "m"
-        case .activeEnergy: "kcal"
-        case .exercise, .sleep, .inBed, .workouts: "min"
+        case .activeEnergy, .totalEnergy: "kcal"
+        case .exercise, .moveMinutes, .sleep, .inBed, .workouts: "min"
         case .heartRate, .restingHeartRate: "bpm"
         case .heartRateVariability, .heartRateVariabilityRMSSD: "ms"
         case .vo2Max: "mL/(kg·min)"
@@ -118,8 +133,11 @@ public enum MetricColumn: Int, CaseIterable, Sendable, Comparable {
     case steps
     case distanceMetres
     case activeKilocalories
+    case totalKilocalories
     case flights
     case exerciseMinutes
+    case moveMinutes
+    case heartPoints
     case heartRateAverage
     case heartRateMinimum
     case heartRateMaximum
@@ -138,8 +156,11 @@ public enum MetricColumn: Int, CaseIterable, Sendable, Comparable {
         case .steps: "steps"
         case .distanceMetres: "distance_m"
         case .activeKilocalories: "active_kcal"
+        case .totalKilocalories: "total_kcal"
         case .flights: "flights"
         case .exerciseMinutes: "exercise_min"
+        case .moveMinutes: "move_min"
+        case .heartPoints: "heart_points"
         case .heartRateAverage: "hr_avg"
         case .heartRateMinimum: "hr_min"
         case .heartRateMaximum: "hr_max"
@@ -168,8 +189,11 @@ public enum MetricColumn: Int, CaseIterable, Sendable, Comparable {
         case .steps: .steps
         case .distanceMetres: .distance
         case .activeKilocalories: .activeEnergy
+        case .totalKilocalories: .totalEnergy
         case .flights: .flights
         case .exerciseMinutes: .exercise
+        case .moveMinutes: .moveMinutes
+        case .heartPoints: .heartPoints
         case .heartRateAverage, .heartRateMinimum, .heartRateMaximum: .heartRate
         case .restingHeartRate: .restingHeartRate
         case .heartRateVariability: .heartRateVariability
@@ -199,31 +223,35 @@ public enum MetricColumn: Int, CaseIterable, Sendable, Comparable {
 
 /// The metrics asked for; iterates in output order.
 public struct MetricSet: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt16
+    public let rawValue: UInt32
 
-    public init(rawValue: UInt16) {
+    public init(rawValue: UInt32) {
         self.rawValue = rawValue
     }
 
     public init(_ metric: Metric) {
-        rawValue = 1 << UInt16(metric.rawValue)
+        rawValue = 1 << UInt32(metric.rawValue)
     }
 
     public init(_ metrics: some Sequence<Metric>) {
-        rawValue = metrics.reduce(0) { $0 | 1 << UInt16($1.rawValue) }
+        rawValue = metrics.reduce(0) { $0 | 1 << UInt32($1.rawValue) }
     }
 
     public static let steps = MetricSet(Metric.steps)
     /// Every metric any reader gives.
     public static let all = MetricSet(Metric.allCases)
-    /// What an Apple Health export gives (`stepimport apple --metric all`): HRV as SDNN.
-    public static let apple = MetricSet(Metric.allCases.filter { $0 != .heartRateVariabilityRMSSD })
-    /// What Health Connect gives (`stepimport hc --metric all`): HRV as RMSSD, no exercise minutes
-    /// (it has no such record: its exercise sessions are the workouts).
+    /// What an Apple Health export gives (`stepimport apple --metric all`): HRV as SDNN; no total
+    /// energy (Apple keeps active and resting energy apart), no Google Fit minutes or points.
+    public static let apple = MetricSet(Metric.allCases.filter {
+        ![.heartRateVariabilityRMSSD, .totalEnergy, .moveMinutes, .heartPoints].contains($0)
+    })
+    /// What Health Connect, its app dumps and Google Fit Takeout give (`stepimport hc --metric
+    /// all`): HRV as RMSSD, no exercise minutes (Health Connect has no such record: its exercise
+    /// sessions are the workouts).
     public static let healthConnect = MetricSet(Metric.allCases.filter { $0 != .heartRateVariability && $0 != .exercise })
 
     public func contains(_ metric: Metric) -> Bool {
-        rawValue & 1 << UInt16(metric.rawValue) != 0
+        rawValue & 1 << UInt32(metric.rawValue) != 0
     }
 
     /// Whether steps are all it holds (the output is then exactly the steps output).

@@ -11,11 +11,22 @@ public protocol StepSink: AnyObject {
     /// quantity, an interval of sleep or in bed (value unused), or a workout (value its minutes).
     /// Sinks that total steps only leave every other metric out (the default does).
     func add(_ sample: StepSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer)
+
+    /// Takes a value an export already worked out for one calendar day in one column (Google
+    /// Fit's daily summary, a day-value CSV), in the column's unit: a day total of a summed metric,
+    /// a day's average, minimum or maximum of a measured one, a day's minutes of sleep. It counts
+    /// on that date whatever the zone rule. Sinks that total steps only take the steps column as a
+    /// day total and leave the others out (the default does).
+    func addDayValue(_ date: LocalDate, of column: MetricColumn, value: Double, sourceUTF8: UnsafeRawBufferPointer)
 }
 
 extension StepSink {
     public func add(_ sample: StepSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
         if metric == .steps { add(sample, sourceUTF8: sourceUTF8) }
+    }
+
+    public func addDayValue(_ date: LocalDate, of column: MetricColumn, value: Double, sourceUTF8: UnsafeRawBufferPointer) {
+        if column == .steps { addDayTotal(date, steps: value, sourceUTF8: sourceUTF8) }
     }
 
     /// Takes one sample whose source is a string.

@@ -68,6 +68,17 @@ public final class MetricAggregator: StepSink {
         }
     }
 
+    public func addDayValue(_ date: LocalDate, of column: MetricColumn, value: Double, sourceUTF8: UnsafeRawBufferPointer) {
+        let metric = column.metric
+        if let aggregator = cumulative[metric.rawValue] {
+            aggregator.addDayTotal(date, steps: value, sourceUTF8: sourceUTF8)
+        } else if let aggregator = sampled[metric.rawValue] {
+            aggregator.addDayValue(date, of: column, value: value, sourceUTF8: sourceUTF8)
+        } else if let aggregator = sleep[metric.rawValue] {
+            aggregator.addDayMinutes(date, value, sourceUTF8: sourceUTF8)
+        }
+    }
+
     /// Ends the input (the duplicate checks may have spilled to disk).
     public func finish() throws(ExportError) {
         for aggregator in cumulative { try aggregator?.finish() }

@@ -6,6 +6,9 @@
 /// the most samples that day wins and gives their mean (and, for heart rate, minimum and maximum).
 /// Workouts: the source with the most minutes wins and gives its count and minutes; a source-day
 /// beyond the range is left out. Ties go to the name first in UTF-8 order, as for steps.
+///
+/// A day's average, minimum or maximum that an export gives (`addDayValue`) stands for its
+/// source's day when that source has no samples of the day, and ranks as one sample.
 final class SampledDayAggregator {
     let metric: Metric
     private let placement: DayPlacement
@@ -22,6 +25,8 @@ final class SampledDayAggregator {
         var sum = 0.0
         var minimum = Double.infinity
         var maximum = -Double.infinity
+        /// A day's values given whole, by `MetricColumn.rawValue` (the first given wins).
+        var given: [Int: Double] = [:]
 
         mutating func add(_ value: Double) {
             count += 1
@@ -29,6 +34,9 @@ final class SampledDayAggregator {
             minimum = min(minimum, value)
             maximum = max(maximum, value)
         }
+
+        /// Samples, or one for a day given whole.
+        var rank: Int { count > 0 ? count : given.isEmpty ? 0 : 1 }
     }
 
     init(metric: Metric, rule: ZoneRule, sharing budget: DuplicateBudget) {
@@ -71,6 +79,28 @@ final class SampledDayAggregator {
         let day = placement.day(of: start, offsetSeconds: sample.offsetSeconds)
         let key = UInt64(UInt32(bitPattern: day)) << 32 | UInt64(UInt32(bitPattern: record.source))
         days[key, default: Accumulated()].add(sample.value)
+    }
+
+    /// A day's value of one of the metric's columns, given whole by the export (Google Fit's
+    /// daily average, minimum and maximum heart rate); outside the plausible range it is left out.
+    func addDayValue(_ date: LocalDate, of column: MetricColumn, value: Double, sourceUTF8: UnsafeRawBufferPointer) {
+        stats.records += 1
+        guard value.isFinite, value.magnitude <= SampleLimits.maximumSteps else {
+            stats.refused += 1
+            return
+        }
+        let range = metric.kind == .sampled ? metric.plausibleRange : nil
+        if let range, !range.contains(value) {
+            stats.leftOut += 1
+            return
+        }
+        let source = sources.id(forUTF8: sourceUTF8)
+        let key = UInt64(UInt32(bitPattern: date.daysSinceEpoch)) << 32 | UInt64(UInt32(bitPattern: source))
+        if days[key, default: Accumulated()].given[column.rawValue] == nil {
+            days[key, default: Accumulated()].given[column.rawValue] = value
+        } else {
+            stats.duplicates += 1
+        }
     }
 
     var statistics: MetricStatistics {
@@ -127,20 +157,24 @@ final class SampledDayAggregator {
             let right = MetricColumn.workoutMinutes.rounded(rhs.value.sum)
             if left != right { return left > right }
         default:
-            if lhs.value.count != rhs.value.count { return lhs.value.count > rhs.value.count }
+            if lhs.value.rank != rhs.value.rank { return lhs.value.rank > rhs.value.rank }
         }
         return lhs.source.utf8.lexicographicallyPrecedes(rhs.source.utf8)
     }
 
     private func columns(_ value: Accumulated) -> [(MetricColumn, Double)] {
+        if value.count == 0 {
+            // Given whole: the columns the export gave, in column order.
+            return metric.columns.compactMap { column in value.given[column.rawValue].map { (column, $0) } }
+        }
         switch metric {
         case .heartRate:
-            [(.heartRateAverage, value.sum / Double(value.count)), (.heartRateMinimum, value.minimum),
-             (.heartRateMaximum, value.maximum)]
+            return [(.heartRateAverage, value.sum / Double(value.count)), (.heartRateMinimum, value.minimum),
+                    (.heartRateMaximum, value.maximum)]
         case .workouts:
-            [(.workouts, Double(value.count)), (.workoutMinutes, value.sum)]
+            return [(.workouts, Double(value.count)), (.workoutMinutes, value.sum)]
         default:
-            [(metric.columns[0], value.sum / Double(value.count))]
+            return [(metric.columns[0], value.sum / Double(value.count))]
         }
     }
 }

@@ -7,6 +7,9 @@
 /// held double, each source's are sorted and overlapping or touching ones merged (a watch's stages
 /// touch end to end, so a night becomes one interval), and once `maximumIntervals` distinct
 /// intervals are held even after merging, further ones are refused and counted rather than held.
+///
+/// A day's minutes that an export gives whole (`addDayMinutes`: Google Fit's daily summary) stand
+/// for their source's day when none of its own periods ends that day.
 final class SleepDayAggregator {
     let metric: Metric
     private let placement: DayPlacement
@@ -19,6 +22,8 @@ final class SleepDayAggregator {
     private var full = false
     private var stats = MetricStatistics()
     private var offsets = OffsetsSeen()
+    /// Minutes given whole, by day (high 32 bits) and source id (low 32 bits).
+    private var givenMinutes: [UInt64: Double] = [:]
 
     /// A gap this long or longer starts a new sleep period.
     static let periodGapMs: Int64 = 3_600_000
@@ -71,6 +76,23 @@ final class SleepDayAggregator {
         intervals[source].append(Interval(start: start, end: end, endOffset: sample.offsetSeconds ?? 0,
                                           hasOffset: sample.offsetSeconds != nil))
         held += 1
+    }
+
+    /// A day's minutes given whole by the export; the same source's second value for a day is a duplicate.
+    func addDayMinutes(_ date: LocalDate, _ minutes: Double, sourceUTF8: UnsafeRawBufferPointer) {
+        stats.records += 1
+        guard minutes.isFinite, minutes.magnitude <= SampleLimits.maximumSteps else {
+            stats.refused += 1
+            return
+        }
+        let source = sources.id(forUTF8: sourceUTF8)
+        if Int(source) == intervals.count { intervals.append([]) }
+        let key = UInt64(UInt32(bitPattern: date.daysSinceEpoch)) << 32 | UInt64(UInt32(bitPattern: source))
+        if givenMinutes[key] == nil {
+            givenMinutes[key] = minutes
+        } else {
+            stats.duplicates += 1
+        }
     }
 
     /// Sorts and merges every source's intervals; the next compaction when they have doubled, at
@@ -135,6 +157,9 @@ final class SleepDayAggregator {
                 let key = UInt64(UInt32(bitPattern: day)) << 32 | UInt64(UInt32(source))
                 minutes[key, default: 0] += Double(asleepMs) / 60_000
             }
+        }
+        for (key, given) in givenMinutes where minutes[key] == nil {
+            minutes[key] = given
         }
         return minutes
     }

@@ -56,6 +56,15 @@ public final class SourceExclusion: StepSink {
         }
     }
 
+    public func addDayValue(_ date: LocalDate, of column: MetricColumn, value: Double, sourceUTF8: UnsafeRawBufferPointer) {
+        let decision = decide(sourceUTF8)
+        if decision < 0 {
+            next.addDayValue(date, of: column, value: value, sourceUTF8: sourceUTF8)
+        } else {
+            excluded[decision].records += 1
+        }
+    }
+
     private func decide(_ source: UnsafeRawBufferPointer) -> Int {
         let id = Int(sources.id(forUTF8: source))
         if id < decisions.count { return decisions[id] }

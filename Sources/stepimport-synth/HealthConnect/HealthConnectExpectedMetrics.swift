@@ -13,7 +13,8 @@
 ///   midnight in proportion to time; per app and day summed, taken to the nearest millionth and
 ///   rounded half away from zero; a source-day outside the plausible range (350,000 m, 20,000 kcal,
 ///   5,000 floors) left out; the highest app wins, ties to the package name first in UTF-8 order;
-///   zero days empty. Total calories are not used.
+///   zero days empty. `total_calories_burned_record_table.energy` / 1000 → `total_kcal` by the
+///   same rule (30,000 kcal), never into `active_kcal`.
 /// - heart-rate series samples → `hr_avg` (one decimal), `hr_min`, `hr_max`: exact duplicates
 ///   (app, time, bpm) once; samples outside 25-250 left out; per day the app with the most samples.
 /// - resting heart rate (25-150) → `resting_hr`, HRV RMSSD (1-300 ms) → `hrv_rmssd_ms`, VO2max
@@ -101,7 +102,7 @@ struct HealthConnectExpectedMetrics {
             let thousandths: Int64
         }
         var seen = Set<Identity>()
-        for record in records where record.kind != .totalCalories {
+        for record in records {
             guard seen.insert(Identity(kind: record.kind, app: record.metadata.app, start: record.startMs, end: record.endMs,
                                        thousandths: record.thousandths)).inserted else { continue }
             let offset = Int64(record.startOffset) * 1000
@@ -227,6 +228,7 @@ struct HealthConnectExpectedMetrics {
         }
         cumulative(.distance, .distance, "distance", maximum: 350_000, into: &result)
         cumulative(.activeCalories, .activeEnergy, "active-energy", maximum: 20_000, into: &result)
+        cumulative(.totalCalories, .totalEnergy, "total-energy", maximum: 30_000, into: &result)
         cumulative(.floors, .flights, "flights", maximum: 5_000, into: &result)
         heartRate(into: &result)
         sampled(.restingHeartRate, .restingHeartRate, "resting-hr", into: &result)

@@ -5,8 +5,11 @@ enum MetricColumn: CaseIterable {
     case steps
     case distance
     case activeEnergy
+    case totalEnergy
     case flights
     case exercise
+    case moveMinutes
+    case heartPoints
     case heartRateAverage
     case heartRateMinimum
     case heartRateMaximum
@@ -25,8 +28,11 @@ enum MetricColumn: CaseIterable {
         case .steps: return "steps"
         case .distance: return "distance_m"
         case .activeEnergy: return "active_kcal"
+        case .totalEnergy: return "total_kcal"
         case .flights: return "flights"
         case .exercise: return "exercise_min"
+        case .moveMinutes: return "move_min"
+        case .heartPoints: return "heart_points"
         case .heartRateAverage: return "hr_avg"
         case .heartRateMinimum: return "hr_min"
         case .heartRateMaximum: return "hr_max"
@@ -50,9 +56,11 @@ enum MetricColumn: CaseIterable {
         }
     }
 
-    /// The columns of `stepimport apple --metric all`: HRV as SDNN.
-    static let apple = allCases.filter { $0 != .heartRateVariabilityRMSSD }
-    /// The columns of `stepimport hc --metric all`: HRV as RMSSD, no exercise minutes.
+    /// The columns of `stepimport apple --metric all`: HRV as SDNN, no total energy, no Google
+    /// Fit minutes or points.
+    static let apple = allCases.filter { ![.heartRateVariabilityRMSSD, .totalEnergy, .moveMinutes, .heartPoints].contains($0) }
+    /// The columns of `stepimport hc --metric all`: HRV as RMSSD, no exercise minutes (a
+    /// database has no move minutes or heart points: those columns stay empty).
     static let healthConnect = allCases.filter { $0 != .heartRateVariability && $0 != .exercise }
 
     /// A value of the column as JSON and the CSV write it: `8123`, or `72.4` from 724 tenths.

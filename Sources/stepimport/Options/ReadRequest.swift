@@ -201,6 +201,11 @@ extension Option where Options == ReadRequest {
         case .heartRateVariabilityRMSSD:
             return "--metric hrv-rmssd is Health Connect's RMSSD; Apple Health stores heart-rate variability as SDNN, "
                 + "a different measure: use --metric hrv"
+        case .totalEnergy:
+            return "--metric total-energy is read from Health Connect and Google Fit; Apple Health keeps active "
+                + "and resting energy apart: use --metric active-energy"
+        case .moveMinutes, .heartPoints:
+            return "--metric \(metric.name) is Google Fit's own measure, read from its Takeout (stepimport hc)"
         case .exercise:
             return "Health Connect has no exercise-minute records (Apple's exercise ring): its exercise sessions "
                 + "are --metric workouts"
