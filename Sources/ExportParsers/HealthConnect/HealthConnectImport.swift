@@ -106,8 +106,8 @@ extension HealthConnectImport {
         let progress: ((Int64, Int64?) -> Void)?
         /// The caps on temporary copies (a database on standard input).
         let limits: TemporaryCopyLimits
-        /// The metrics asked for (`--metric`): the database reads their tables; the JSON and
-        /// CSV readers give steps only so far, and the summary says so.
+        /// The metrics asked for (`--metric`): the database reads their tables, CSV files their
+        /// columns; the JSON reader gives steps only so far, and the summary says so.
         var metrics: MetricSet = .steps
         /// Whether the summary already says that a dump gave steps only.
         private var notedStepsOnlyDump = false
@@ -163,7 +163,7 @@ extension HealthConnectImport {
             case .json:
                 parser = HealthConnectJSONParser(sink: sink, invalidRecords: policy)
             case .csv:
-                parser = StepCSVParser(sink: sink, invalidRecords: policy, fileName: name)
+                parser = StepCSVParser(sink: sink, invalidRecords: policy, fileName: name, metrics: metrics)
             case .sqlite:
                 preconditionFailure("databases are not streamed")
             }
@@ -178,11 +178,11 @@ extension HealthConnectImport {
             noteFormat(parser.formatName)
             parser.summarize(into: &summary, at: stream.location)
             if inventory != nil { parser.takeStock(into: &inventory!) }
-            if !metrics.isStepsOnly && !notedStepsOnlyDump {
+            if format == .json && !metrics.isStepsOnly && !notedStepsOnlyDump {
                 notedStepsOnlyDump = true
                 let others = metrics.metrics.filter { $0 != .steps }.map(\.name).joined(separator: ", ")
-                summary.notes.append(.fact("--metric \(others): read from Health Connect's own database only so far; "
-                    + "JSON and CSV dumps and Takeout gave their steps alone"))
+                summary.notes.append(.fact("--metric \(others): read from Health Connect's database, CSV files and Takeout "
+                    + "so far; JSON dumps gave their steps alone"))
             }
         }
 

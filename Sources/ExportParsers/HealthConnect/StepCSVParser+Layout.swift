@@ -54,6 +54,10 @@ extension StepCSVParser {
         var origin = -1
         var offset = -1
         var date = -1
+        /// A record CSV's metric column (`metric`, `type`): the row's record is of that metric.
+        var metric = -1
+        /// The metric cells read (only when metrics beyond steps are asked for).
+        var values: [ValueColumn] = []
         /// The columns a row must reach, ascending.
         var required: [Int] = []
         /// The fewest fields a row may have: one past the last required column.
@@ -128,9 +132,11 @@ extension StepCSVParser {
             found.end = end
             found.count = count
             found.offset = first(Self.offsetNames)
-            found.require(start, end, count)
+            found.metric = first(Self.metricNames)
+            found.require(start, end, count, found.metric)
             accept(.stepRecords, found, record)
-        } else if case let (day, steps) = (first(Self.dateNames), first(Self.dayStepNames)), day >= 0, steps >= 0 {
+        } else if case let (day, steps) = (first(Self.dateNames), first(Self.dayStepNames)), day >= 0,
+                  steps >= 0 || keys.contains(where: { Self.dayValueColumns[$0] != nil }) {
             found.date = day
             found.count = steps
             found.require(day, steps)
@@ -146,6 +152,12 @@ extension StepCSVParser {
         columns = found
         statistics.layout = layout
         statistics.columns = record.count
+        if !metrics.isStepsOnly {
+            let taken = Set([found.start, found.end, found.count, found.origin, found.offset, found.date, found.metric])
+            let (read, unread) = valueColumns(names.map(Self.normalized), layout: layout, taken: taken)
+            columns.values = read
+            statistics.unreadColumns = unread
+        }
     }
 
     private func unknownHeaderMessage(_ keys: [String]) -> String {

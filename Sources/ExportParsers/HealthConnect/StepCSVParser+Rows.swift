@@ -2,11 +2,11 @@ import HealthDays
 import StreamingText
 extension StepCSVParser {
     @inline(__always)
-    private static var noBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }
+    static var noBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }
 
     /// The trimmed cell of an optional column; empty when the column is absent or the row too short.
     @inline(__always)
-    private func optionalCell(_ record: CSVRecord, _ column: Int) -> UnsafeRawBufferPointer {
+    func optionalCell(_ record: CSVRecord, _ column: Int) -> UnsafeRawBufferPointer {
         column >= 0 && column < record.count ? Self.trimmed(record[column]) : Self.noBytes
     }
 
@@ -33,55 +33,70 @@ extension StepCSVParser {
             statistics.emptyCounts += 1
             return
         }
+        guard var sample = try recordInterval(record, endColumn: columns.end) else { return }
+        guard let steps = DecimalNumber.parse(countCell), steps >= 0 else {
+            return try reject(record, field: columns.count + 1,
+                              "\(describe(field: columns.count)): \(Self.quoted(countCell)) is not a non-negative number")
+        }
+        sample.value = steps
+        if let problem = SampleLimits.problem(in: sample) {
+            let offsetCell = optionalCell(record, columns.offset)
+            return try rejectBeyondLimits(record, problem, offsetColumn: offsetCell.isEmpty ? nil : columns.offset)
+        }
+        deliver(sample, origin: optionalCell(record, columns.origin))
+    }
+
+    /// The interval of a record row, from its start, its end (`endColumn`: the start's own column
+    /// for an instant) and its zone offset; its value is left 0. Nil when the row was rejected.
+    @inline(__always)
+    func recordInterval(_ record: CSVRecord, endColumn: Int) throws(ParseFailure) -> StepSample? {
         let startCell = Self.trimmed(record[columns.start])
         guard let start = Self.moment(startCell) else {
-            return try reject(record, field: columns.start + 1, timeProblem(columns.start, startCell, expected: Self.isoOrEpoch))
+            try reject(record, field: columns.start + 1, timeProblem(columns.start, startCell, expected: Self.isoOrEpoch))
+            return nil
         }
-        let endCell = Self.trimmed(record[columns.end])
+        let endCell = Self.trimmed(record[endColumn])
         guard let end = Self.moment(endCell) else {
-            return try reject(record, field: columns.end + 1, timeProblem(columns.end, endCell, expected: Self.isoOrEpoch))
+            try reject(record, field: endColumn + 1, timeProblem(endColumn, endCell, expected: Self.isoOrEpoch))
+            return nil
         }
         guard start.isWallClock == end.isWallClock else {
-            return try reject(record, field: columns.end + 1,
-                              "\(describe(field: columns.start)) \(Self.quoted(startCell)) and \(describe(field: columns.end)) "
-                                  + "\(Self.quoted(endCell)) differ: one has a UTC offset and the other none")
+            try reject(record, field: endColumn + 1,
+                       "\(describe(field: columns.start)) \(Self.quoted(startCell)) and \(describe(field: endColumn)) "
+                           + "\(Self.quoted(endCell)) differ: one has a UTC offset and the other none")
+            return nil
         }
         var zone: Int32? = nil
         let offsetCell = optionalCell(record, columns.offset)
         if !offsetCell.isEmpty {
             guard let seconds = Self.zoneOffset(offsetCell) else {
-                return try reject(record, field: columns.offset + 1,
-                                  "\(describe(field: columns.offset)): \(Self.quoted(offsetCell)) is not a UTC offset "
-                                      + "(seconds east of UTC such as 3600, or ±hh:mm such as +01:00)")
+                try reject(record, field: columns.offset + 1,
+                           "\(describe(field: columns.offset)): \(Self.quoted(offsetCell)) is not a UTC offset "
+                               + "(seconds east of UTC such as 3600, or ±hh:mm such as +01:00)")
+                return nil
             }
             zone = seconds
         }
-        guard let steps = DecimalNumber.parse(countCell), steps >= 0 else {
-            return try reject(record, field: columns.count + 1,
-                              "\(describe(field: columns.count)): \(Self.quoted(countCell)) is not a non-negative number")
-        }
-        var sample: StepSample
+        let sample: StepSample
         if start.isWallClock {
             if let zone {
                 // A wall time with the record's own zone offset beside it is a time in that offset.
                 let shift = Int64(zone) * 1000
-                sample = StepSample(startMs: start.ms - shift, endMs: end.ms - shift, offsetSeconds: zone, value: steps)
+                sample = StepSample(startMs: start.ms - shift, endMs: end.ms - shift, offsetSeconds: zone, value: 0)
             } else {
-                sample = StepSample(startMs: start.ms, endMs: end.ms, offsetSeconds: nil, value: steps, wallClock: true)
+                sample = StepSample(startMs: start.ms, endMs: end.ms, offsetSeconds: nil, value: 0, wallClock: true)
             }
         } else {
             // The zone offset column is where the phone was; an offset in the time (often Z) only fixes the instant.
-            sample = StepSample(startMs: start.ms, endMs: end.ms, offsetSeconds: zone ?? start.offset, value: steps)
+            sample = StepSample(startMs: start.ms, endMs: end.ms, offsetSeconds: zone ?? start.offset, value: 0)
         }
         guard sample.endMs >= sample.startMs else {
-            return try reject(record, field: columns.end + 1,
-                              "\(describe(field: columns.end)) \(Self.quoted(endCell)) is before "
-                                  + "\(describe(field: columns.start)) \(Self.quoted(startCell))")
+            try reject(record, field: endColumn + 1,
+                       "\(describe(field: endColumn)) \(Self.quoted(endCell)) is before "
+                           + "\(describe(field: columns.start)) \(Self.quoted(startCell))")
+            return nil
         }
-        if let problem = SampleLimits.problem(in: sample) {
-            return try rejectBeyondLimits(record, problem, offsetColumn: offsetCell.isEmpty ? nil : columns.offset)
-        }
-        deliver(sample, origin: optionalCell(record, columns.origin))
+        return sample
     }
 
     /// Rejects a sample that breaks `SampleLimits`, naming the field at fault (the offset's own
@@ -102,17 +117,14 @@ extension StepCSVParser {
 
     // MARK: - Day totals
 
-    /// date, steps, [source]; or Takeout's daily summary (Date, ..., Step count, ...).
+    /// date, steps, [source]; or Takeout's daily summary (Date, ..., Step count, ...). With metrics
+    /// asked for, the row's metric cells too (a row may have them and no steps).
     func dayTotalRow(_ record: CSVRecord, takeout: Bool) throws(ParseFailure) {
         guard record.count >= columns.needed else { return try rejectShortRow(record) }
-        guard columns.count >= 0 else {
-            statistics.emptyCounts += 1
-            return
-        }
-        let stepsCell = Self.trimmed(record[columns.count])
+        let stepsCell = columns.count >= 0 ? Self.trimmed(record[columns.count]) : Self.noBytes
         if stepsCell.isEmpty {
             statistics.emptyCounts += 1
-            return
+            guard !columns.values.isEmpty, hasValues(record) else { return }
         }
         let dateCell = Self.trimmed(record[columns.date])
         guard let day = LocalDate(dateCell) else {
@@ -120,9 +132,15 @@ extension StepCSVParser {
                               dateCell.isEmpty ? "\(describe(field: columns.date)) is empty"
                                   : "\(describe(field: columns.date)): \(Self.quoted(dateCell)) is not a date (YYYY-MM-DD)")
         }
-        guard let steps = DecimalNumber.parse(stepsCell), steps >= 0 else {
-            return try reject(record, field: columns.count + 1,
-                              "\(describe(field: columns.count)): \(Self.quoted(stepsCell)) is not a non-negative number")
+        let steps: Double
+        if stepsCell.isEmpty {
+            steps = 0
+        } else {
+            guard let count = DecimalNumber.parse(stepsCell), count >= 0 else {
+                return try reject(record, field: columns.count + 1,
+                                  "\(describe(field: columns.count)): \(Self.quoted(stepsCell)) is not a non-negative number")
+            }
+            steps = count
         }
         if let problem = SampleLimits.problem(inDayTotal: day, steps: steps) {
             let isDate = problem == .dateOutOfRange
@@ -131,15 +149,21 @@ extension StepCSVParser {
                               problem.message(steps: "\(describe(field: columns.count)): \(Self.quoted(stepsCell))",
                                               start: dateText, end: dateText))
         }
-        deliverDayTotal(day, steps: steps, source: takeout ? Self.noBytes : optionalCell(record, columns.origin),
-                        takeout: takeout)
+        let source = takeout ? Self.noBytes : optionalCell(record, columns.origin)
+        if !stepsCell.isEmpty {
+            deliverDayTotal(day, steps: steps, source: source, takeout: takeout)
+        }
+        if !columns.values.isEmpty {
+            try deliverDayValues(record, date: day, source: source, takeout: takeout)
+        }
     }
 
     // MARK: - Takeout per-day buckets
 
     private static let timeOfDayForm = "a time of day (HH:mm:ss.SSS±hh:mm, as in 11:00:00.000+05:30)"
 
-    /// A 15-minute bucket of a Takeout `YYYY-MM-DD.csv`: Start time, End time, ..., Step count.
+    /// A 15-minute bucket of a Takeout `YYYY-MM-DD.csv`: Start time, End time, ..., Step count
+    /// (and, with metrics asked for, the bucket's metric cells).
     func takeoutBucketRow(_ record: CSVRecord) throws(ParseFailure) {
         if fileDate == nil, statistics.rows == 1, record.count > columns.start,
            Timestamp.parse(Self.trimmed(record[columns.start])) == nil {
@@ -147,25 +171,45 @@ extension StepCSVParser {
             throw missingFileDate(line: record.line)
         }
         guard record.count >= columns.needed else { return try rejectShortRow(record) }
-        guard columns.count >= 0 else {
-            statistics.emptyCounts += 1
-            return
-        }
-        let countCell = Self.trimmed(record[columns.count])
+        let countCell = columns.count >= 0 ? Self.trimmed(record[columns.count]) : Self.noBytes
         if countCell.isEmpty {
             statistics.emptyCounts += 1
-            return
+            guard !columns.values.isEmpty, hasValues(record) else { return }
         }
+        guard var sample = try bucketInterval(record) else { return }
+        if !countCell.isEmpty {
+            // Fit counts a negative bucket (a correction) in its own totals, so it is read as written.
+            guard let steps = DecimalNumber.parse(countCell) else {
+                return try reject(record, field: columns.count + 1,
+                                  "\(describe(field: columns.count)): \(Self.quoted(countCell)) is not a number")
+            }
+            sample.value = steps
+        }
+        if let problem = SampleLimits.problem(in: sample, negativeAllowed: true) {
+            return try rejectBeyondLimits(record, problem, offsetColumn: nil)
+        }
+        if !countCell.isEmpty {
+            deliverGoogleFit(sample)
+        }
+        if !columns.values.isEmpty {
+            sample.value = 0
+            try deliverBucketValues(record, sample)
+        }
+    }
+
+    /// A bucket's interval, its value left 0: times of day on the file's date, or full timestamps.
+    /// Nil when the row was rejected.
+    private func bucketInterval(_ record: CSVRecord) throws(ParseFailure) -> StepSample? {
         let startCell = Self.trimmed(record[columns.start])
         let endCell = Self.trimmed(record[columns.end])
-        var sample: StepSample
         if let startTime = Self.timeOfDay(startCell) {
             guard let day = fileDate else { throw missingFileDate(line: record.line) }
             guard let endTime = Self.timeOfDay(endCell) else {
-                return try reject(record, field: columns.end + 1, timeProblem(columns.end, endCell, expected: Self.timeOfDayForm))
+                try reject(record, field: columns.end + 1, timeProblem(columns.end, endCell, expected: Self.timeOfDayForm))
+                return nil
             }
             // No overflow: any Int32 day is within ±1.9e17 ms, and a time of day and its offset
-            // (two-digit fields) within ±4e8 ms; the sample's limits are checked below.
+            // (two-digit fields) within ±4e8 ms; the sample's limits are checked by the caller.
             let midnight = Int64(day.daysSinceEpoch) * 86_400_000
             let startOffset = startTime.offset
             let endOffset = endTime.offset ?? startOffset
@@ -175,33 +219,23 @@ extension StepCSVParser {
                 // The last bucket, 23:45 to 00:00, ends on the next day.
                 endMs += 86_400_000
             }
-            sample = StepSample(startMs: startMs, endMs: endMs, offsetSeconds: startOffset, value: 0,
-                                wallClock: startOffset == nil)
+            return StepSample(startMs: startMs, endMs: endMs, offsetSeconds: startOffset, value: 0, wallClock: startOffset == nil)
         } else if let start = Timestamp.parse(startCell) {
             // Full timestamps: the bucket dates itself.
             guard let end = Timestamp.parse(endCell), (end.offset == nil) == (start.offset == nil) else {
-                return try reject(record, field: columns.end + 1,
-                                  timeProblem(columns.end, endCell, expected: "a time of the same form as \(Self.quoted(startCell))"))
+                try reject(record, field: columns.end + 1,
+                           timeProblem(columns.end, endCell, expected: "a time of the same form as \(Self.quoted(startCell))"))
+                return nil
             }
             guard end.ms >= start.ms else {
-                return try reject(record, field: columns.end + 1,
-                                  "\(describe(field: columns.end)) \(Self.quoted(endCell)) is before "
-                                      + "\(describe(field: columns.start)) \(Self.quoted(startCell))")
+                try reject(record, field: columns.end + 1,
+                           "\(describe(field: columns.end)) \(Self.quoted(endCell)) is before "
+                               + "\(describe(field: columns.start)) \(Self.quoted(startCell))")
+                return nil
             }
-            sample = StepSample(startMs: start.ms, endMs: end.ms, offsetSeconds: start.offset, value: 0,
-                                wallClock: start.offset == nil)
-        } else {
-            return try reject(record, field: columns.start + 1, timeProblem(columns.start, startCell, expected: Self.timeOfDayForm))
+            return StepSample(startMs: start.ms, endMs: end.ms, offsetSeconds: start.offset, value: 0, wallClock: start.offset == nil)
         }
-        // Fit counts a negative bucket (a correction) in its own totals, so it is read as written.
-        guard let steps = DecimalNumber.parse(countCell) else {
-            return try reject(record, field: columns.count + 1,
-                              "\(describe(field: columns.count)): \(Self.quoted(countCell)) is not a number")
-        }
-        sample.value = steps
-        if let problem = SampleLimits.problem(in: sample, negativeAllowed: true) {
-            return try rejectBeyondLimits(record, problem, offsetColumn: nil)
-        }
-        deliverGoogleFit(sample)
+        try reject(record, field: columns.start + 1, timeProblem(columns.start, startCell, expected: Self.timeOfDayForm))
+        return nil
     }
 }

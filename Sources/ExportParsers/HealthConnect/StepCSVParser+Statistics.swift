@@ -17,6 +17,13 @@ extension StepCSVParser {
         public var emptyCounts = 0
         /// Records skipped under `InvalidRecordPolicy.skip`, with the first few.
         public var skipped = SkippedRecords()
+        /// Metric values handed on (samples and day values of metrics other than steps).
+        public var metricValues = 0
+        /// Record rows of a metric not asked for (`--metric`): left out, and said so.
+        public var otherMetricRows = 0
+        /// Google Fit columns that no metric reads (weight, speed, location, ...), as written,
+        /// when metrics beyond steps were asked for.
+        public var unreadColumns: [String] = []
         /// Samples handed on without a UTC offset (epoch times or wall clocks with no zone offset column).
         public var withoutOffset = 0
 

@@ -8,6 +8,7 @@ extension StepCSVParser: SummarizingParser {
     func summarize(into summary: inout ImportSummary, at location: InputLocation) {
         summary.stepRecords += statistics.samples + statistics.dayTotals
         summary.addSkipped(statistics.skipped, at: location)
+        summarizeMetrics(into: &summary, at: location)
         let empty = statistics.emptyCounts
         guard empty > 0 else { return }
         switch statistics.layout {
@@ -23,9 +24,32 @@ extension StepCSVParser: SummarizingParser {
 }
 
 extension StepCSVParser {
+    /// What the metric cells gave and left, when metrics beyond steps were asked for.
+    private func summarizeMetrics(into summary: inout ImportSummary, at location: InputLocation) {
+        guard !metrics.isStepsOnly else { return }
+        let other = statistics.otherMetricRows
+        if other > 0 {
+            summary.notes.append("\(location): \(other) record\(other == 1 ? "" : "s") of metrics not asked for (--metric) left out")
+        }
+        let layout = statistics.layout
+        guard layout == .takeoutDailySummary || layout == .takeoutPerDay else { return }
+        let keys = Set(names.map(Self.normalized))
+        if metrics.contains(.activeEnergy) && keys.contains("calories(kcal)") {
+            summary.notes.append(.fact("\(location): Google Fit's \"Calories (kcal)\" include resting energy: they are "
+                + "total-energy (total_kcal), never active-energy"))
+        }
+        let unread = statistics.unreadColumns
+        if !unread.isEmpty {
+            let shown = unread.prefix(6).map { "\"\($0)\"" }.joined(separator: ", ")
+            summary.notes.append(.fact("\(location): \(unread.count) Google Fit column\(unread.count == 1 ? "" : "s") "
+                + "no metric reads: \(shown)\(unread.count > 6 ? " and \(unread.count - 6) more" : "")"))
+        }
+    }
+
     /// The rows recognised, under the layout found: step records or day totals.
     func takeStock(into inventory: inout ExportInventory) {
         inventory.add(kind: formatName, name: "step records", count: statistics.samples)
         inventory.add(kind: formatName, name: "day totals", count: statistics.dayTotals)
+        inventory.add(kind: formatName, name: "metric values", count: statistics.metricValues)
     }
 }

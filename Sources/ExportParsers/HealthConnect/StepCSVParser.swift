@@ -7,7 +7,9 @@ import StreamingText
 /// like every parser here: feed bytes in chunks of any size, then call `finish()`. A row costs no
 /// allocation unless it is invalid.
 public final class StepCSVParser: StepRecordParser {
-    private let sink: StepSink
+    let sink: StepSink
+    /// The metrics asked for: with steps alone, no metric cell is looked at.
+    let metrics: MetricSet
     private let policy: InvalidRecordPolicy
     private let tokenizer: CSVTokenizer
     /// The file or zip entry name as given, for messages.
@@ -21,6 +23,8 @@ public final class StepCSVParser: StepRecordParser {
     var columns = Columns()
     /// The header's names as written (trimmed), for messages.
     var names: [String] = []
+    /// A Takeout per-day file's heart rate and sleep, handed on for its day at the end.
+    var fileDay = FileDay()
 
     /// What was read so far.
     public internal(set) var statistics = Statistics()
@@ -29,10 +33,12 @@ public final class StepCSVParser: StepRecordParser {
     /// A parser that sends what it reads to `sink`.
     ///
     /// `fileName` is the file or zip entry the bytes come from (any folder prefix): Takeout's
-    /// per-day files carry their date only there.
+    /// per-day files carry their date only there. `metrics` are the metrics whose cells are read
+    /// (docs/metrics.md, *CSV*); steps alone by default.
     public init(sink: StepSink, invalidRecords: InvalidRecordPolicy = .fail, fileName: String? = nil,
-                limits: CSVTokenizer.Limits = .standard) {
+                limits: CSVTokenizer.Limits = .standard, metrics: MetricSet = .steps) {
         self.sink = sink
+        self.metrics = metrics
         self.policy = invalidRecords
         self.fileName = fileName
         self.fileDate = fileName.flatMap(Self.date(inFileName:))
@@ -55,6 +61,9 @@ public final class StepCSVParser: StepRecordParser {
         if layout == .takeoutPerDay && fileDate == nil && statistics.rows == 0 {
             throw missingFileDate(line: 1)
         }
+        if layout == .takeoutPerDay && !columns.values.isEmpty {
+            deliverFileDay()
+        }
     }
 
     private func handle(_ record: CSVRecord) throws(ParseFailure) {
@@ -64,7 +73,7 @@ public final class StepCSVParser: StepRecordParser {
         }
         statistics.rows += 1
         switch layout {
-        case .stepRecords: try stepRecordRow(record)
+        case .stepRecords: try columns.metric >= 0 ? metricRecordRow(record) : stepRecordRow(record)
         case .dailyTotals: try dayTotalRow(record, takeout: false)
         case .takeoutDailySummary: try dayTotalRow(record, takeout: true)
         case .takeoutPerDay: try takeoutBucketRow(record)
