@@ -160,12 +160,28 @@ import TestSupport
         #expect(outcome.statistics.metricValues == 0)
     }
 
-    @Test func anUnknownMetricWordIsAnInvalidRow() throws {
-        let text = "start,end,type,value\n2024-03-01T08:00:00Z,2024-03-01T09:00:00Z,Weight,80\n"
-        let failure = try #require(Self.failure(text))
-        #expect(failure.line == 2 && failure.column == 3)
-        #expect(failure.message.contains("\"Weight\" is not a metric this reader knows"), "\(failure.message)")
-        #expect(failure.message.contains("distance"))
+    /// A dump of every record type has types no metric reads: left out, counted and named, not an error.
+    @Test func aTypeNoMetricReadsIsLeftOutAndNamed() throws {
+        var text = "start,end,type,value\n2024-03-01T08:00:00Z,2024-03-01T09:00:00Z,Distance,1200\n"
+        for type in ["Weight", "Height", "Weight", "BloodPressure", "Hydration", "BodyFat", "Nutrition"] {
+            text += "2024-03-01T06:00:00Z,2024-03-01T06:00:00Z,\(type),80\n"
+        }
+        let outcome = try Self.read(text)
+        #expect(outcome.day("2024-03-01")?[.distanceMetres] == 1200)
+        #expect(outcome.statistics.otherTypeRows == 7)
+        #expect(outcome.statistics.otherTypes == ["Weight", "Height", "BloodPressure", "Hydration", "BodyFat"])
+        var summary = ImportSummary()
+        let parser = StepCSVParser(sink: MetricAggregator(metrics: .steps, rule: .recordedOffset), metrics: .steps)
+        let fed = Array(text.utf8).withUnsafeBytes { bytes in
+            Result { () throws(ParseFailure) in
+                try parser.feed(bytes)
+                try parser.finish()
+            }
+        }
+        try fed.get()
+        parser.summarize(into: &summary, at: InputLocation(path: "dump.csv"))
+        #expect(summary.notes.contains { if case .fact(let text) = $0 { text.contains("7 records of types no metric reads left out (\"Weight\", \"Height\"") } else { false } },
+                "\(summary.notes)")
     }
 
     @Test func aSummedRecordNeedsItsValueAndItsEnd() throws {

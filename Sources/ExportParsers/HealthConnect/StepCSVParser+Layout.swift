@@ -6,8 +6,8 @@ extension StepCSVParser {
     /// Names are compared trimmed, without case, and with spaces, `_` and `-` left out, so
     /// `start_time`, `startTime` and `Start time` are one name. The first column that fits a role takes it.
     public enum Layout: String, Sendable, Equatable, CaseIterable, CustomStringConvertible {
-        /// One step record a row: start, end, count, optional origin and zone offset (apps that dump
-        /// Health Connect's `StepsRecord`s).
+        /// One record a row: start, end, count, optional origin and zone offset (apps that dump
+        /// Health Connect's `StepsRecord`s); with a metric column, records of any metric.
         case stepRecords
         /// One day a row: date, steps, optional source (small exporter apps).
         case dailyTotals

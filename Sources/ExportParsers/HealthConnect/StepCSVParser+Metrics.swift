@@ -209,15 +209,20 @@ extension StepCSVParser {
     /// start, end, metric, value, [origin], [zone offset]: one record of the metric the row names,
     /// its value in the metric's column unit (docs/metrics.md, *CSV*). An instant (heart rate,
     /// resting heart rate, HRV, VO2max) may leave its end empty; sleep, in bed and workouts take
-    /// their span and need no value.
+    /// their span and need no value. A row of a metric not asked for, or of a type no metric
+    /// reads, is left out and counted.
     func metricRecordRow(_ record: CSVRecord) throws(ParseFailure) {
         guard record.count >= columns.needed else { return try rejectShortRow(record) }
         let word = Self.trimmed(record[columns.metric])
         guard let metric = Self.metricWords[Self.normalized(String(decoding: word, as: UTF8.self))] else {
-            return try reject(record, field: columns.metric + 1,
-                              "\(describe(field: columns.metric)): \(Self.quoted(word)) is not a metric this reader knows "
-                                  + "(use steps, \(MetricSet.healthConnect.metrics.filter { $0 != .steps }.map(\.name).joined(separator: ", ")), "
-                                  + "or Health Connect's record type names such as Distance or HeartRate)")
+            // Another record type (a dump of every type has weight, blood pressure, ...): left
+            // out and counted, its name kept for the summary.
+            statistics.otherTypeRows += 1
+            if statistics.otherTypes.count < 5 {
+                let name = String(decoding: word, as: UTF8.self)
+                if !statistics.otherTypes.contains(name) { statistics.otherTypes.append(name) }
+            }
+            return
         }
         if metric == .steps {
             return try stepRecordRow(record)

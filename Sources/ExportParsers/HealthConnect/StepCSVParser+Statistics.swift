@@ -21,6 +21,10 @@ extension StepCSVParser {
         public var metricValues = 0
         /// Record rows of a metric not asked for (`--metric`): left out, and said so.
         public var otherMetricRows = 0
+        /// Record rows of a type no metric reads (weight, blood pressure, a misspelt name), and
+        /// the first few such types: left out, and said so.
+        public var otherTypeRows = 0
+        public var otherTypes: [String] = []
         /// Google Fit columns that no metric reads (weight, speed, location, ...), as written,
         /// when metrics beyond steps were asked for.
         public var unreadColumns: [String] = []

@@ -2,7 +2,8 @@ import HealthDays
 extension StepCSVParser: SummarizingParser {
     /// The layout in words, e.g. "Google Fit Takeout daily summary CSV".
     var formatName: String {
-        statistics.layout?.description ?? "CSV"
+        if statistics.layout == .stepRecords && columns.metric >= 0 { return "record CSV with a metric column" }
+        return statistics.layout?.description ?? "CSV"
     }
 
     func summarize(into summary: inout ImportSummary, at location: InputLocation) {
@@ -26,6 +27,13 @@ extension StepCSVParser: SummarizingParser {
 extension StepCSVParser {
     /// What the metric cells gave and left, when metrics beyond steps were asked for.
     private func summarizeMetrics(into summary: inout ImportSummary, at location: InputLocation) {
+        let types = statistics.otherTypeRows
+        if types > 0 {
+            let shown = statistics.otherTypes.map { Self.quoted($0) }.joined(separator: ", ")
+            summary.notes.append(.fact("\(location): \(types) record\(types == 1 ? "" : "s") of types no metric reads "
+                + "left out (\(shown)\(types > statistics.otherTypes.count ? ", ..." : ""); the metrics are "
+                + "\(Metric.allCases.map(\.name).joined(separator: ", ")), or Health Connect's record type names)"))
+        }
         guard !metrics.isStepsOnly else { return }
         let other = statistics.otherMetricRows
         if other > 0 {
