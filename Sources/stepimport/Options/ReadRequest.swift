@@ -84,10 +84,11 @@ extension ReadRequest {
             .bySource(help: "Show every source's total per day and mark the winner (csv: date,steps,source,winner, a row per source; with --metric, date,metric,source,value,winner)."),
             .metric(.healthConnect, help: .asWritten("""
                 The daily metrics to total, a comma list (repeatable):
-                steps (default), distance, active-energy, flights,
-                heart-rate, resting-hr, hrv-rmssd, vo2max, sleep, in-bed,
-                workouts, or all; read from Health Connect's database
-                (dumps give steps only so far). One column each (METRICS).
+                steps (default), distance, active-energy, total-energy,
+                flights, move-minutes, heart-points, heart-rate, resting-hr,
+                hrv-rmssd, vo2max, sleep, in-bed, workouts, or all; read
+                from Health Connect's database, Takeout and CSV files (JSON
+                dumps give steps only so far). One column each (METRICS).
                 """)),
             .zone(help: .asWritten("""
                 Place every record in this IANA zone (e.g. Asia/Kolkata),
