@@ -210,6 +210,14 @@ def csv_seeds(fixtures):
         "records-semicolons.csv": "start_time;end_time;count;package_name\n2024-04-01 08:00:00;2024-04-01 08:30:00;42;x\n",
         "day-totals.csv": "date,steps,source\n2024-03-01,8000,phone\n2024-03-02,\"9000\",watch\n\n2024-03-03,0,\n",
         "quoting.csv": 'a,"b\r\nc","d""e",,"",\n"unterminated',
+        "day-values.csv": "date,source,steps,distance_m,total_kcal,hr_avg,hr_min,hr_max,sleep_min,workouts,workout_min\n"
+                          "2024-03-01,watch,8000,6012.5,2100,72.4,48,150,431,1,45\n2024-03-02,,,,,300,,,,,\n",
+        "metric-records.csv": "start,end,metric,value,origin,zone_offset\n"
+                              "2024-03-01T08:00:00Z,2024-03-01T09:00:00Z,Distance,1200.4,com.watch,3600\n"
+                              "2024-03-01T08:05:00Z,,HeartRate,80,com.watch,3600\n"
+                              "2024-03-01T22:00:00Z,2024-03-02T05:30:00Z,sleep,,com.watch,+01:00\n"
+                              "2024-03-01T17:00:00Z,2024-03-01T17:45:00Z,ExerciseSession,,com.watch,3600\n"
+                              "2024-03-01T06:00:00Z,,Weight,80,com.scale,3600\n",
     }
     if fixtures:
         hc = os.path.join(fixtures, "hc")

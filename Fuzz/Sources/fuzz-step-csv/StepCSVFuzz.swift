@@ -4,7 +4,8 @@ import HealthDays
 
 /// Step CSVs: Health Connect records and day totals from exporter apps, and Google Fit Takeout's
 /// daily summaries and per-day files (whose date is only in the file name). `StepCSVParser`, in
-/// chunks, under a file name chosen by the input's length, into the day rules.
+/// chunks, under a file name chosen by the input's length, into the day rules; every other input
+/// with `--metric all` (Fit's metric columns, day values, a record CSV's metric column).
 let fileNames: [String?] = [nil, "records.csv", "2025-02-02.csv", "Daily activity metrics.csv",
                             "Takeout/Fit/Daily Aggregations/Daily Summaries.csv", "2025-13-45.csv"]
 
@@ -12,8 +13,10 @@ let fileNames: [String?] = [nil, "records.csv", "2025-02-02.csv", "Daily activit
 public func fuzzStepCSV(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let input = FuzzInput(data, size)
     let aggregator = DayAggregator(rule: input.zoneRule)
-    let parser = StepCSVParser(sink: aggregator, invalidRecords: input.policy,
-                               fileName: fileNames[(size / 28) % fileNames.count])
+    let metrics = MetricAggregator(metrics: input.metrics.isStepsOnly ? .steps : .healthConnect, rule: input.zoneRule)
+    let parser = StepCSVParser(sink: input.metrics.isStepsOnly ? aggregator : metrics, invalidRecords: input.policy,
+                               fileName: fileNames[(size / 28) % fileNames.count],
+                               metrics: input.metrics.isStepsOnly ? .steps : .healthConnect)
     do throws(ParseFailure) {
         try input.forEachChunk { (chunk) throws(ParseFailure) in try parser.feed(chunk) }
         try parser.finish()
@@ -22,6 +25,6 @@ public func fuzzStepCSV(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         return 0
     }
     blackHole(parser.statistics)
-    totalDays(aggregator)
+    if input.metrics.isStepsOnly { totalDays(aggregator) } else { totalMetricDays(metrics) }
     return 0
 }
