@@ -41,16 +41,20 @@ extension StepCSVParser {
         }
         let layout = statistics.layout
         guard layout == .takeoutDailySummary || layout == .takeoutPerDay else { return }
+        // Said once for all of a Takeout's files (a year of per-day files has the same header 365 times).
+        func once(_ note: ImportNote) {
+            if !summary.notes.contains(note) { summary.notes.append(note) }
+        }
         let keys = Set(names.map(Self.normalized))
         if metrics.contains(.activeEnergy) && keys.contains("calories(kcal)") {
-            summary.notes.append(.fact("\(location): Google Fit's \"Calories (kcal)\" include resting energy: they are "
-                + "total-energy (total_kcal), never active-energy"))
+            once(.fact("Google Fit's \"Calories (kcal)\" include resting energy: they are total-energy (total_kcal), "
+                + "never active-energy"))
         }
         let unread = statistics.unreadColumns
         if !unread.isEmpty {
             let shown = unread.prefix(6).map { "\"\($0)\"" }.joined(separator: ", ")
-            summary.notes.append(.fact("\(location): \(unread.count) Google Fit column\(unread.count == 1 ? "" : "s") "
-                + "no metric reads: \(shown)\(unread.count > 6 ? " and \(unread.count - 6) more" : "")"))
+            once(.fact("\(unread.count) Google Fit column\(unread.count == 1 ? "" : "s") no metric reads: "
+                + "\(shown)\(unread.count > 6 ? " and \(unread.count - 6) more" : "")"))
         }
     }
 
