@@ -60,6 +60,23 @@ import Testing
     /// What the generator's model says, checked on its own (no `stepimport` needed): every column
     /// has values, the implausible readings are there to be left out, the `steps` column is the
     /// step section's, and the winners of some days are not the watch.
+    /// The day values printed as CSV are a day-value CSV (docs/metrics.md, *CSV*): read back, every
+    /// day and column comes out the same, and the values on JSON too.
+    @Test func theMetricCSVReadsBackAsItWasPrinted() throws {
+        let result = try CommandRunner.run("""
+            "$SYNTH" hc-db --out export.db --days 45 --seed 21 2> /dev/null || exit 70
+            "$STEPIMPORT" hc export.db --metric all --format csv -q > days.csv || exit
+            "$STEPIMPORT" hc days.csv --metric all --format csv -q > again.csv || exit
+            "$STEPIMPORT" hc export.db --metric all --format json -q > days.json || exit
+            "$STEPIMPORT" hc days.csv --metric all --format json -q > again.json || exit
+            wc -l < days.csv; cmp days.csv again.csv && cmp days.json again.json && echo same
+            """)
+        try #require(result.status == 0, "exit \(result.status): \(result.stderr)")
+        let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n")
+        #expect(lines.last == "same", "\(lines)")
+        #expect((Int(lines.first?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0) > 40)
+    }
+
     @Test(arguments: variants)
     func expectedMetricsExerciseEveryColumnAndRule(_ arguments: String) throws {
         let result = try CommandRunner.run("\"$SYNTH\" hc-db \(arguments) --expected expected.json 2> /dev/null && cat expected.json")

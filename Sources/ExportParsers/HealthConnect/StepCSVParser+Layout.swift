@@ -114,7 +114,11 @@ extension StepCSVParser {
         // Google Fit writes many metrics beside the steps and never a source; a file with just these
         // columns is an app's, read by the generic layouts below. A Fit file without a Step count
         // column (no steps recorded) is still Fit's, with no step data.
-        let fitShaped = !hasSource && (stepCount >= 0 || keys.contains(where: Self.fitMetricNames.contains))
+        // A column named as stepimport prints it (`distance_m`, `hr_avg`) is never Fit's: its own
+        // output read back is a day-value CSV (`heart_points` alone reads as Fit's `Heart Points`).
+        let printedNames = keys.contains { Self.dayValueColumns[$0] != nil && !Self.fitMetricNames.contains($0) }
+        let fitShaped = !hasSource && !printedNames
+            && (stepCount >= 0 || keys.contains(where: Self.fitMetricNames.contains))
         if fitShaped, startTime >= 0, endTime >= 0, keys.count > 3 {
             found.start = startTime
             found.end = endTime
