@@ -85,6 +85,11 @@ let package = Package(
             name: "CCurlShim",
             linkerSettings: [.linkedLibrary("curl")]
         ),
+        // The commit a build was made from, given on the command line by `scripts/package`
+        // (-Xcc -DSTEPIMPORT_COMMIT=...), for `stepimport --version`.
+        .target(
+            name: "CBuildInfo"
+        ),
         // A small HTTPS client over libcurl: system CA store or a private CA, timeouts, no
         // redirects (a bearer token never travels to another host).
         .target(
@@ -105,7 +110,7 @@ let package = Package(
         .executableTarget(
             name: "stepimport",
             dependencies: ["DisplayText", "HealthDays", "StreamingText", "ExportParsers", "HTTPClient", "BackendUpload", "Batch",
-                           "CommandLineKit", "Platform"]
+                           "CommandLineKit", "Platform", "CBuildInfo"]
         ),
         // Deterministic generator of synthetic exports for samples, tests and benchmarks.
         .executableTarget(

@@ -8,11 +8,14 @@ public struct Argument<Options>: Sendable {
     public let missing: String
     /// The error when more are given; "; got N: ..." follows.
     public let surplus: String
+    /// The words it may be, for shell completion; empty when it is a path.
+    public let choices: [String]
     /// Checks the text and stores it, after the options are read and checked.
     let set: @Sendable (inout Options, String) throws(Rejection) -> Void
 
-    public init(_ name: String, help: HelpProse, missing: String, surplus: String,
+    public init(_ name: String, help: HelpProse, missing: String, surplus: String, choices: [String] = [],
                 set: @escaping @Sendable (inout Options, String) throws(Rejection) -> Void) {
+        self.choices = choices
         self.name = name
         self.help = help
         self.missing = missing

@@ -12,4 +12,6 @@ public protocol CommandInterface: Sendable {
     func helpPage(in program: Program) -> String
     /// The arguments and options of the usage line, after `<program> <command> `.
     func synopsis(_ form: SynopsisForm, in program: Program) -> String
+    /// The table as the man page and the shell completions read it.
+    func manual(in program: Program) -> CommandManual
 }

@@ -24,6 +24,8 @@ public struct Option<Options>: Sendable {
     public private(set) var defaultValue: String?
     /// How the usage line writes the value when it says more than its name (`normal|broken|none`).
     public private(set) var synopsisValue: String?
+    /// The words the value may be, for shell completion; empty when it is free text or a path.
+    public private(set) var choices: [String] = []
     let role: Role
 
     init(names: [String], kind: OptionKind, help: HelpProse, role: Role) {
@@ -86,6 +88,13 @@ public struct Option<Options>: Sendable {
     public func synopsisValue(_ text: String) -> Option {
         var option = self
         option.synopsisValue = text
+        return option
+    }
+
+    /// The same option, its value one of `words` (shell completions offer them).
+    public func choices(_ words: [String]) -> Option {
+        var option = self
+        option.choices = words
         return option
     }
 

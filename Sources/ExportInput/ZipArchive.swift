@@ -7,6 +7,9 @@ import Platform
 /// Opened without `ZIP_CHECKCONS`: Apple's own export zips fail that consistency check
 /// although every entry reads correctly. Released with `zip_discard`, which never writes.
 public final class ZipArchive {
+    /// The version of libzip the process runs with (`1.7.3`).
+    public static var libraryVersion: String { String(cString: zip_libzip_version()) }
+
     /// One file in the archive.
     public struct Entry: Sendable {
         public let index: UInt64

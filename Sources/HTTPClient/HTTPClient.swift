@@ -8,6 +8,14 @@ import Synchronization
 /// goes to this computer, only HTTP(S) is spoken, and no proxy is used. Requests from several
 /// threads are safe and run one after the other; `send` blocks until the answer is complete.
 public final class HTTPClient: Sendable {
+    /// The version of libcurl the process runs with and its TLS library: `7.88.1 (OpenSSL/3.0.17)`.
+    public static var libraryVersion: String {
+        // curl_version() says "libcurl/7.88.1 OpenSSL/3.0.17 zlib/1.2.13 ...".
+        let words = String(cString: curl_version()).split(separator: " ")
+        let version = words.first.map { $0.hasPrefix("libcurl/") ? String($0.dropFirst(8)) : String($0) } ?? "unknown"
+        return words.count > 1 ? "\(version) (\(words[1]))" : version
+    }
+
     public let options: HTTPClientOptions
     private let session: Mutex<CurlSession>
 

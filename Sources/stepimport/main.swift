@@ -29,7 +29,13 @@ func run() -> ExitStatus {
         try? StandardStreams.writeOutput(Invocation.program.helpPage(for: command))
         return .success
     case .version:
-        try? StandardStreams.writeOutput("\(Invocation.program.versionLine)\n")
+        try? StandardStreams.writeOutput(VersionText.text)
+        return .success
+    case .completions(let shell):
+        try? StandardStreams.writeOutput(Invocation.program.completionScript(for: shell))
+        return .success
+    case .manual:
+        try? StandardStreams.writeOutput(Invocation.program.manPage(date: HelpText.releaseDate))
         return .success
     case .apple(let path, let options):
         return read(ReadCommand(choice: .apple, path: path, options: options, diagnostics: diagnostics))

@@ -21,11 +21,13 @@ import Testing
 
     @Test func stepimportCommands() throws {
         let program = Invocation.program
-        #expect(program.commands.map(\.name) == ["apple", "hc", "inspect", "batch"])
+        #expect(program.commands.map(\.name) == ["apple", "hc", "inspect", "batch", "completions", "man"])
         try check(ReadRequest.apple, in: program, start: ReadRequest(), base: ["export.zip"])
         try check(ReadRequest.healthConnect, in: program, start: ReadRequest(), base: ["export.zip"])
         try check(InspectRequest.command, in: program, start: InspectRequest(), base: ["export.zip"])
         try check(BatchRequest.command, in: program, start: BatchRequest(), base: ["accounts.csv"])
+        try check(CompletionsRequest.command, in: program, start: CompletionsRequest(), base: ["zsh"])
+        try check(ManualRequest.command, in: program, start: ManualRequest(), base: [])
     }
 
     @Test func stepimportSynthCommands() throws {

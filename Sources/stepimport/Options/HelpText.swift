@@ -5,7 +5,9 @@ import CommandLineKit
 /// and SUBCOMMANDS lists come from the tables (`Invocation.program`, `ReadRequest.apple`,
 /// `ReadRequest.healthConnect`, `BatchRequest.command`).
 enum HelpText {
-    static let version = "0.1.0"
+    static let version = "0.2.0"
+    /// The date of this version's release, in the man page's header (CHANGELOG.md).
+    static let releaseDate = "2026-12-01"
 
     static let programDiscussion = """
         Per local day, the total is the highest single source's steps (never phone and

@@ -39,7 +39,7 @@ struct InspectRequest: ReadingRequest {
                     throw Rejection("unknown format '\(text)' (use table or json)")
                 }
                 request.format = format
-            },
+            }.choices(InspectionFormat.allCases.map(\.rawValue)),
             .inputFormat,
             .zone(help: .asWritten("""
                 The trainee's IANA zone (e.g. Europe/Berlin): the days are

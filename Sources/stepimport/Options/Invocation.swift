@@ -8,6 +8,8 @@ enum Invocation {
     case healthConnect(path: String, options: ReadOptions)
     case batch(manifest: String, options: BatchOptions)
     case inspect(path: String, request: InspectRequest)
+    case completions(Shell)
+    case manual
 
     /// stepimport's table: its subcommands' tables, its own options and the prose of its page.
     static let program = Program(
@@ -15,7 +17,8 @@ enum Invocation {
         version: HelpText.version,
         overview: "Turn phone health exports into trustworthy daily step totals.",
         discussion: HelpText.programDiscussion,
-        commands: [ReadRequest.apple, ReadRequest.healthConnect, InspectRequest.command, BatchRequest.command],
+        commands: [ReadRequest.apple, ReadRequest.healthConnect, InspectRequest.command, BatchRequest.command,
+                   CompletionsRequest.command, ManualRequest.command],
         sections: [HelpText.exitStatus],
         // The pages' usage lines have always filled 67 columns after `USAGE: stepimport <command> `.
         layout: HelpLayout(notation: .angleBrackets, synopsisWidth: 67))
@@ -43,6 +46,10 @@ enum Invocation {
                 return try parse(rest, with: BatchRequest.command, into: BatchRequest()) {
                     .batch(manifest: $0.manifest, options: $0.options)
                 }
+            case CompletionsRequest.command.name:
+                return try parse(rest, with: CompletionsRequest.command, into: CompletionsRequest()) { .completions($0.shell) }
+            case ManualRequest.command.name:
+                return try parse(rest, with: ManualRequest.command, into: ManualRequest()) { _ in .manual }
             default:
                 throw UsageError(.unknownSubcommand(command), command: nil)
             }

@@ -164,7 +164,7 @@ extension Option where Options == ReadRequest {
                 throw Rejection("unknown format '\(text)' (use table, json or csv)")
             }
             request.options.format = format
-        }
+        }.choices(OutputFormat.allCases.map(\.rawValue))
     }
 
     static func bySource(help: HelpProse) -> Option {
@@ -190,7 +190,7 @@ extension Option where Options == ReadRequest {
                     throw Rejection("unknown metric '\(word)' in --metric: \(hint)(use \(names.joined(separator: ", ")))")
                 }
             }
-        }
+        }.choices(available.metrics.map(\.name) + ["all"])
     }
 
     /// Why a metric is not read from this kind of export, and what to ask for instead.

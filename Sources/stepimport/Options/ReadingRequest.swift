@@ -68,6 +68,6 @@ extension Option where Options: ReadingRequest {
                 throw Rejection("unknown input format '\(text)' (use \(names))")
             }
             request.read.inputFormat = format
-        }
+        }.choices(["auto"] + HealthConnectInputFormat.allCases.map(\.rawValue))
     }
 }
