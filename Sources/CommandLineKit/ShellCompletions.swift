@@ -1,15 +1,6 @@
 /// A shell whose completion script a program writes.
 public enum Shell: String, CaseIterable, Sendable {
     case bash, zsh, fish
-
-    /// Where a package installs the script so that the shell finds it, under a prefix (`/usr`).
-    public func installPath(for program: String) -> String {
-        switch self {
-        case .bash: return "share/bash-completion/completions/\(program)"
-        case .zsh: return "share/zsh/vendor-completions/_\(program)"
-        case .fish: return "share/fish/vendor_completions.d/\(program).fish"
-        }
-    }
 }
 
 /// Completion scripts for bash, zsh and fish, written from the same tables as `--help`: the
