@@ -2,14 +2,22 @@
 /// that the caller flushes to the file as it fills (so a gigabyte streams in flat memory).
 struct HealthConnectJSONWriter {
     let shape: HealthConnectJSONShape
-    private var first = true
+    /// Whether each metric record type follows the step records under a member of its own
+    /// (`--metrics` in the react-native and HCGateway shapes).
+    let sections: Bool
+    /// No record written yet in the current array.
+    var first = true
 
-    init(shape: HealthConnectJSONShape) {
+    init(shape: HealthConnectJSONShape, metrics: Bool = false) {
         self.shape = shape
+        sections = metrics && shape.hasMetricSections
     }
 
     /// The opening of the document.
     func appendHead(to out: inout ByteBuffer) {
+        if sections && shape == .hcGateway {
+            return out.append("{\"steps\":[")
+        }
         switch shape {
         case .reactNative, .reactNativeNoOffsets, .capacitor:
             out.append("{\"records\":[")
@@ -20,6 +28,9 @@ struct HealthConnectJSONWriter {
 
     /// The end of the document.
     func appendTail(to out: inout ByteBuffer) {
+        if sections {
+            return out.append(shape == .hcGateway ? "\n]}\n" : "\n],\"pageToken\":null}}\n")
+        }
         switch shape {
         case .reactNative, .reactNativeNoOffsets:
             out.append("\n],\"pageToken\":null}\n")
@@ -30,7 +41,7 @@ struct HealthConnectJSONWriter {
         }
     }
 
-    private mutating func separate(_ out: inout ByteBuffer) {
+    mutating func separate(_ out: inout ByteBuffer) {
         out.append(first ? "\n" : ",\n")
         first = false
     }
@@ -67,23 +78,11 @@ struct HealthConnectJSONWriter {
                 out.append(int: Int(record.endOffset))
                 out.append("}")
             }
-            out.append(",\"metadata\":{\"id\":\"")
-            out.append(uuidHigh: record.uuidHigh, low: record.uuidLow)
-            out.append("\",\"dataOrigin\":")
-            out.append(jsonString: record.app.packageName)
-            out.append(",\"lastModifiedTime\":\"")
-            out.append(isoInstantMs: record.lastModifiedMs)
-            out.append("\"")
-            if record.clientID != 0 {
-                out.append(",\"clientRecordId\":\"")
-                appendClientID(record, to: &out)
-                out.append("\",\"clientRecordVersion\":1")
-            }
-            out.append(",\"device\":{\"type\":")
-            out.append(int: HealthConnectApp.devices[record.app.deviceID - 1].3)
-            out.append("},\"recordingMethod\":")
-            out.append(int: record.recordingMethod.rawValue)
-            out.append("}}")
+            out.append(",")
+            appendMetadata(uuidHigh: record.uuidHigh, uuidLow: record.uuidLow, app: record.app,
+                           lastModifiedMs: record.lastModifiedMs, clientID: record.clientID, deviceID: record.app.deviceID,
+                           recordingMethod: record.recordingMethod, to: &out)
+            out.append("}")
         case .hcGateway:
             out.append("{\"_id\":\"")
             out.append(uuidHigh: record.uuidHigh, low: record.uuidLow)
@@ -154,8 +153,26 @@ struct HealthConnectJSONWriter {
         }
     }
 
-    private func appendClientID(_ record: HealthConnectRecord, to out: inout ByteBuffer) {
-        out.append(record.app == .samsung ? "shealth-" : "fit-")
-        out.append(hex: record.clientID, digits: 16)
+    /// react-native-health-connect's `metadata` member (`convertMetadataToJSMap`).
+    func appendMetadata(uuidHigh: UInt64, uuidLow: UInt64, app: HealthConnectApp, lastModifiedMs: Int64, clientID: UInt64,
+                        deviceID: Int, recordingMethod: HealthConnectRecord.RecordingMethod, to out: inout ByteBuffer) {
+        out.append("\"metadata\":{\"id\":\"")
+        out.append(uuidHigh: uuidHigh, low: uuidLow)
+        out.append("\",\"dataOrigin\":")
+        out.append(jsonString: app.packageName)
+        out.append(",\"lastModifiedTime\":\"")
+        out.append(isoInstantMs: lastModifiedMs)
+        out.append("\"")
+        if clientID != 0 {
+            out.append(",\"clientRecordId\":\"")
+            out.append(app == .samsung ? "shealth-" : "fit-")
+            out.append(hex: clientID, digits: 16)
+            out.append("\",\"clientRecordVersion\":1")
+        }
+        out.append(",\"device\":{\"type\":")
+        out.append(int: HealthConnectApp.devices[deviceID - 1].3)
+        out.append("},\"recordingMethod\":")
+        out.append(int: recordingMethod.rawValue)
+        out.append("}")
     }
 }
