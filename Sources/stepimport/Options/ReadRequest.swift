@@ -87,7 +87,8 @@ extension ReadRequest {
                 steps (default), distance, active-energy, flights,
                 heart-rate, resting-hr, hrv-rmssd, vo2max, sleep, in-bed,
                 workouts, or all; read from Health Connect's database
-                (dumps give steps only so far). One column each (METRICS).
+                and JSON dumps (CSV dumps give steps only so far). One
+                column each (METRICS).
                 """)),
             .zone(help: .asWritten("""
                 Place every record in this IANA zone (e.g. Asia/Kolkata),
