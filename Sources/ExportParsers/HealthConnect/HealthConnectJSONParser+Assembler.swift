@@ -131,7 +131,6 @@ extension HealthConnectJSONParser {
         func objectStart(at position: JSONPosition) throws(ParseFailure) {
             noteValue(.object)
             noteContainerAsCount(.object)
-            if readsMetrics { noteMetricContainer(isArray: false) }
             push(Frame(isArray: false, key: .unknown, position: position))
         }
 
@@ -154,7 +153,6 @@ extension HealthConnectJSONParser {
                     sawRecordsContainer = true
                 }
             }
-            if readsMetrics { noteMetricContainer(isArray: true) }
             push(Frame(isArray: true, key: key, position: position))
         }
 
@@ -183,7 +181,7 @@ extension HealthConnectJSONParser {
                 try readDataSource(utf8, frame: top, at: position)
             } else if let slot = key.slot {
                 store(slot, of: top, .string, utf8, key: key)
-            } else if readsMetrics {
+            } else if key.isMetric {
                 storeMetric(key, of: top, .string, utf8)
             }
         }
@@ -195,7 +193,7 @@ extension HealthConnectJSONParser {
             let key = frames[top].key
             if let slot = key.slot {
                 store(slot, of: top, .number, text, key: key)
-            } else if readsMetrics {
+            } else if key.isMetric {
                 storeMetric(key, of: top, .number, text)
             }
         }
@@ -231,7 +229,7 @@ extension HealthConnectJSONParser {
             if let slot = key.slot {
                 store(slot, of: top, kind, UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount),
                       key: key)
-            } else if readsMetrics {
+            } else if key.isMetric {
                 storeMetric(key, of: top, kind, UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
             }
         }
@@ -243,8 +241,11 @@ extension HealthConnectJSONParser {
             if depth == capacity {
                 grow()
             }
+            if readsMetrics {
+                noteMetricContainer(isArray: frame.isArray)
+                (metricFrames + depth).initialize(to: MetricFrame())
+            }
             (frames + depth).initialize(to: frame)
-            if readsMetrics { (metricFrames + depth).initialize(to: MetricFrame()) }
             depth += 1
         }
 

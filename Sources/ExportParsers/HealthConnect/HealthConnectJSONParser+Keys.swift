@@ -44,7 +44,11 @@ extension HealthConnectJSONParser {
         case activeCaloriesBurned, totalCaloriesBurned
 
         /// The names a steps-only read knows: every key before `time`.
-        static let stepKeys = allCases.filter { $0.rawValue < Key.time.rawValue }
+        static let stepKeys = allCases.filter { !$0.isMetric }
+
+        /// A name only a read of metrics knows (so never one a steps-only read meets).
+        @inline(__always)
+        var isMetric: Bool { rawValue >= Key.time.rawValue }
 
         /// The name as written in JSON.
         var name: String {
@@ -82,7 +86,11 @@ extension HealthConnectJSONParser {
                 return .offsetID
             case .time:
                 return .start
-            default:
+            case .unknown, .metadata, .data, .fitValue, .records, .dataSource, .sourcePlatform, .source_platform,
+                 .beatsPerMinute, .heartRateVariabilityMillis, .vo2MillilitersPerMinuteKilogram, .floors, .distance, .energy,
+                 .inMeters, .inKilometers, .inMiles, .inFeet, .inInches, .inKilocalories, .inCalories, .inJoules,
+                 .inKilojoules, .unit, .samples, .stages, .stage, .exerciseType, .workoutActivityType,
+                 .activeCaloriesBurned, .totalCaloriesBurned:
                 return nil
             }
         }

@@ -86,6 +86,7 @@ extension HealthConnectJSONParser.Assembler {
     // MARK: - Fields
 
     /// A scalar under a name that has no step field: a metric field, a mark, or nothing.
+    @inline(never)  // off the steps-only path: its callers stay as small as they were
     func storeMetric(_ key: Key, of frame: Int, _ kind: HealthConnectJSONParser.ValueKind, _ bytes: UnsafeRawBufferPointer) {
         if let slot = key.metricSlot {
             storeMetric(slot, of: frame, kind, bytes, key: key)
@@ -95,6 +96,7 @@ extension HealthConnectJSONParser.Assembler {
 
     /// An object or array starts under the current member: it marks the object around it, and a
     /// `samples` or `stages` array starts collecting for it.
+    @inline(never)  // off the steps-only path: its callers stay as small as they were
     func noteMetricContainer(isArray: Bool) {
         guard depth > 0, !frames[depth - 1].isArray else { return }
         let key = frames[depth - 1].key
@@ -108,6 +110,7 @@ extension HealthConnectJSONParser.Assembler {
 
     /// Called first when an object ends: reads it if it is a metric record, a sample or a stage
     /// (true), or passes its metric fields up (false: the step rules decide the rest).
+    @inline(never)  // off the steps-only path: its callers stay as small as they were
     func finishMetricObject(_ index: Int) throws(ParseFailure) -> Bool {
         if index >= 2, frames[index - 1].isArray, spool.owner == index - 2 {
             let arrayKey = frames[index - 1].key

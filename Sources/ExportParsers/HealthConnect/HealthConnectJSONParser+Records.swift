@@ -192,11 +192,11 @@ extension HealthConnectJSONParser.Assembler {
     /// Reads start, end, zone and count; nil when the record was invalid and skipped.
     private func readInterval(_ index: Int, googleFit: Bool) throws(ParseFailure) -> StepSample? {
         guard var sample = try readTimes(index, googleFit: googleFit) else { return nil }
-        let startField = field(.start, of: index)
-        let endField = field(.end, of: index)
         guard let steps = try count(index, googleFit: googleFit) else { return nil }
         sample.value = steps
         if let problem = SampleLimits.problem(in: sample, negativeAllowed: googleFit) {
+            let startField = field(.start, of: index)
+            let endField = field(.end, of: index)
             let countField = field(.count, of: index)
             let zone = zoneSlot(index)
             try invalid(index, problem.message(
