@@ -89,13 +89,13 @@ enum HelpText {
         HelpSection("METRICS", body: """
             --metric reads Health Connect's own database and apps' JSON dumps (CSV dumps
             and Takeout give steps only so far) by the rules of `stepimport apple --help`:
-            distance, active calories (in the database in calories: divided by 1,000)
-            and floors follow the step rule; heart rate (each reading of a series),
-            resting heart rate, HRV as RMSSD (its own column: Apple's SDNN is another
-            measure) and VO2max take the app with the most samples per day; sleep is a session's
-            asleep stages (light, deep, REM, sleeping; the whole session when it has no
-            stages), in bed its span, each per app as a union on the day it ends;
-            workouts are exercise sessions with their span. Details: docs/metrics.md.
+            distance, active calories (in the database in calories: divided by 1,000) and
+            floors follow the step rule; heart rate (each reading of a series), resting
+            heart rate, HRV as RMSSD (its own column: Apple's SDNN is another measure) and
+            VO2max take the app with the most samples per day; sleep is a session's asleep
+            stages (light, deep, REM, sleeping; the whole session when it has no stages),
+            in bed its span, each per app as a union on the day it ends; workouts are
+            exercise sessions with their span. Details: docs/metrics.md.
             """),
         exitStatus,
         HelpSection("EXAMPLES", body: """
