@@ -323,12 +323,8 @@ extension HealthConnectJSONParser {
                    key: Key, via: Key = .unknown) {
             let existing = frames[frame].fields[slot.rawValue]
             if existing.isPresent && existing.key.rank > key.rank { return }
-            let count = min(bytes.count, slot.capacity)
-            if count > 0 {
-                (storage + frame * Slot.storage + slot.offset).copyMemory(from: bytes.baseAddress!, byteCount: count)
-            }
-            frames[frame].fields[slot.rawValue] = Field(kind: kind, key: key, via: via,
-                                                        truncated: bytes.count > slot.capacity, length: Int32(count))
+            frames[frame].fields[slot.rawValue] = Field(copying: bytes, to: storage + frame * Slot.storage + slot.offset,
+                                                        capacity: slot.capacity, kind: kind, key: key, via: via)
         }
 
         /// Copies a field of a nested object into the object around it.
@@ -363,13 +359,8 @@ extension HealthConnectJSONParser {
                          key: Key, via: Key = .unknown) {
             let existing = metricFrames[frame].fields[slot.rawValue]
             if existing.isPresent && existing.key.metricRank > key.metricRank { return }
-            let count = min(bytes.count, MetricSlot.capacity)
-            if count > 0 {
-                (metricStorage + frame * MetricSlot.storage + slot.offset).copyMemory(from: bytes.baseAddress!, byteCount: count)
-            }
-            metricFrames[frame].fields[slot.rawValue] = Field(kind: kind, key: key, via: via,
-                                                              truncated: bytes.count > MetricSlot.capacity,
-                                                              length: Int32(count))
+            metricFrames[frame].fields[slot.rawValue] = Field(copying: bytes, to: metricStorage + frame * MetricSlot.storage + slot.offset,
+                                                              capacity: MetricSlot.capacity, kind: kind, key: key, via: via)
         }
 
         /// Copies a field of a nested object (its metric slot, or the step slot `count` where
@@ -398,5 +389,19 @@ extension HealthConnectJSONParser {
             shapesSeen |= bit
             statistics.shapes.append(shape)
         }
+    }
+}
+
+extension HealthConnectJSONParser.Field {
+    /// A field whose text is `bytes`, copied to `destination` up to `capacity` (longer text is
+    /// marked truncated).
+    @inline(__always)
+    init(copying bytes: UnsafeRawBufferPointer, to destination: UnsafeMutableRawPointer, capacity: Int,
+         kind: HealthConnectJSONParser.ValueKind, key: HealthConnectJSONParser.Key, via: HealthConnectJSONParser.Key) {
+        let count = min(bytes.count, capacity)
+        if count > 0 {
+            destination.copyMemory(from: bytes.baseAddress!, byteCount: count)
+        }
+        self.init(kind: kind, key: key, via: via, truncated: bytes.count > capacity, length: Int32(count))
     }
 }

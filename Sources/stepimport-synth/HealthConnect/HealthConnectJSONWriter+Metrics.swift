@@ -305,11 +305,7 @@ extension HealthConnectJSONWriter {
             out.append(jsonString: metadata.app.packageName)
             out.append("},")
         case .hcGateway:
-            out.append("{\"_id\":\"")
-            out.append(uuidHigh: metadata.uuidHigh, low: metadata.uuidLow)
-            out.append("\",\"id\":\"")
-            out.append(uuidHigh: metadata.uuidHigh, low: metadata.uuidLow)
-            out.append("\",")
+            appendGatewayIDs(metadata, to: &out)
         default:
             out.append("{")
         }
@@ -352,6 +348,31 @@ extension HealthConnectJSONWriter {
         }
     }
 
+    /// HCGateway's `{"_id":..,"id":..,` (its server keeps Health Connect's id twice).
+    func appendGatewayIDs(_ metadata: HealthConnectRecordMetadata, to out: inout ByteBuffer) {
+        out.append("{\"_id\":\"")
+        out.append(uuidHigh: metadata.uuidHigh, low: metadata.uuidLow)
+        out.append("\",\"id\":\"")
+        out.append(uuidHigh: metadata.uuidHigh, low: metadata.uuidLow)
+        out.append("\",")
+    }
+
+    /// HCGateway's end of a record: `data` closed, `app`, `start` and `end` (Kotlin's
+    /// `Instant.toString()`: no fraction when it is zero; null for an instant).
+    func appendGatewayEnd(_ metadata: HealthConnectRecordMetadata, start: Int64, end: Int64?, to out: inout ByteBuffer) {
+        out.append("},\"app\":")
+        out.append(jsonString: metadata.app.packageName)
+        out.append(",\"start\":\"")
+        out.append(isoInstantMs: start, alwaysFraction: false)
+        if let end {
+            out.append("\",\"end\":\"")
+            out.append(isoInstantMs: end, alwaysFraction: false)
+            out.append("\"}")
+        } else {
+            out.append("\",\"end\":null}")
+        }
+    }
+
     private func openData(to out: inout ByteBuffer) {
         if shape == .hcGateway { out.append("\"data\":{") }
     }
@@ -361,90 +382,67 @@ extension HealthConnectJSONWriter {
     private func closeRecord(_ metadata: HealthConnectRecordMetadata, start: Int64, end: Int64?, to out: inout ByteBuffer) {
         switch shape {
         case .hcGateway:
-            out.append("},\"app\":")
-            out.append(jsonString: metadata.app.packageName)
-            out.append(",\"start\":\"")
-            out.append(isoInstantMs: start, alwaysFraction: false)
-            if let end {
-                out.append("\",\"end\":\"")
-                out.append(isoInstantMs: end, alwaysFraction: false)
-                out.append("\"}")
-            } else {
-                out.append("\",\"end\":null}")
-            }
+            appendGatewayEnd(metadata, start: start, end: end, to: &out)
         case .capacitor:
             out.append("}")
         default:
             out.append(",")
-            appendMetadata(uuidHigh: metadata.uuidHigh, uuidLow: metadata.uuidLow, app: metadata.app,
-                           lastModifiedMs: metadata.lastModifiedMs, clientID: metadata.clientID, deviceID: metadata.deviceID,
-                           recordingMethod: metadata.recordingMethod, to: &out)
+            appendMetadata(metadata, to: &out)
             out.append("}")
         }
     }
 
-    /// One Flutter `health` data point (camelCase or the older snake_case), its value written by
-    /// `value`, or a workout's activity.
-    private mutating func appendPoint(_ metadata: HealthConnectRecordMetadata, type: StaticString, unit: StaticString,
-                                      from start: Int64, to end: Int64, to out: inout ByteBuffer, workout: StaticString? = nil,
-                                      value: (inout ByteBuffer) -> Void) {
-        separate(&out)
-        let device = HealthConnectApp.devices[metadata.deviceID - 1].2
-        if shape == .flutterSnake {
+    /// One Flutter `health` data point (camelCase, or the older snake_case with fewer members),
+    /// its value written by `value`, or a workout's activity.
+    mutating func appendPoint(_ metadata: HealthConnectRecordMetadata, type: StaticString, unit: StaticString,
+                              from start: Int64, to end: Int64, to out: inout ByteBuffer, workout: StaticString? = nil,
+                              separated: Bool = false, value: (inout ByteBuffer) -> Void) {
+        if !separated { separate(&out) }
+        let snake = shape == .flutterSnake
+        if snake {
             out.append("{\"value\":{")
-            if let workout {
-                out.append("\"workout_activity_type\":\"")
-                out.append(workout)
-                out.append("\"")
-            } else {
-                out.append("\"numeric_value\":")
-                value(&out)
-            }
-            out.append("},\"data_type\":\"")
-            out.append(type)
-            out.append("\",\"unit\":\"")
-            out.append(unit)
-            out.append("\",\"date_from\":\"")
-            out.append(wallClockMs: start)
-            out.append("\",\"date_to\":\"")
-            out.append(wallClockMs: end)
-            out.append("\",\"platform_type\":\"ANDROID\",\"device_id\":")
-            out.append(jsonString: device)
-            out.append(",\"source_id\":")
-            out.append(jsonString: metadata.app.packageName)
-            out.append(",\"source_name\":")
-            out.append(jsonString: metadata.app.packageName)
-            out.append("}")
-            return
-        }
-        out.append("{\"uuid\":\"")
-        out.append(uuidHigh: metadata.uuidHigh, low: metadata.uuidLow)
-        if let workout {
-            out.append("\",\"value\":{\"__type\":\"WorkoutHealthValue\",\"workoutActivityType\":\"")
-            out.append(workout)
-            out.append("\"}")
         } else {
-            out.append("\",\"value\":{\"__type\":\"NumericHealthValue\",\"numericValue\":")
-            value(&out)
-            out.append("}")
+            out.append("{\"uuid\":\"")
+            out.append(uuidHigh: metadata.uuidHigh, low: metadata.uuidLow)
+            out.append("\",\"value\":{")
         }
-        out.append(",\"type\":\"")
+        switch (workout, snake) {
+        case (let activity?, true):
+            out.append("\"workout_activity_type\":\"")
+            out.append(activity)
+            out.append("\"")
+        case (let activity?, false):
+            out.append("\"__type\":\"WorkoutHealthValue\",\"workoutActivityType\":\"")
+            out.append(activity)
+            out.append("\"")
+        case (nil, true):
+            out.append("\"numeric_value\":")
+            value(&out)
+        case (nil, false):
+            out.append("\"__type\":\"NumericHealthValue\",\"numericValue\":")
+            value(&out)
+        }
+        out.append(snake ? "},\"data_type\":\"" : "},\"type\":\"")
         out.append(type)
         out.append("\",\"unit\":\"")
         out.append(unit)
-        out.append("\",\"dateFrom\":\"")
+        out.append(snake ? "\",\"date_from\":\"" : "\",\"dateFrom\":\"")
         out.append(wallClockMs: start)
-        out.append("\",\"dateTo\":\"")
+        out.append(snake ? "\",\"date_to\":\"" : "\",\"dateTo\":\"")
         out.append(wallClockMs: end)
-        out.append("\",\"sourcePlatform\":\"googleHealthConnect\",\"sourceDeviceId\":")
-        out.append(jsonString: device)
-        out.append(",\"sourceId\":")
+        out.append(snake ? "\",\"platform_type\":\"ANDROID\",\"device_id\":" : "\",\"sourcePlatform\":\"googleHealthConnect\",\"sourceDeviceId\":")
+        out.append(jsonString: HealthConnectApp.devices[metadata.deviceID - 1].2)
+        out.append(snake ? ",\"source_id\":" : ",\"sourceId\":")
         out.append(jsonString: metadata.app.packageName)
-        out.append(",\"sourceName\":")
+        out.append(snake ? ",\"source_name\":" : ",\"sourceName\":")
         out.append(jsonString: metadata.app.packageName)
-        out.append(",\"recordingMethod\":\"")
-        out.append(metadata.recordingMethod == .manualEntry ? "manual" : "automatic")
-        out.append("\"}")
+        if snake {
+            out.append("}")
+        } else {
+            out.append(",\"recordingMethod\":\"")
+            out.append(metadata.recordingMethod == .manualEntry ? "manual" : "automatic")
+            out.append("\"}")
+        }
     }
 
     // MARK: - Words

@@ -79,25 +79,13 @@ struct HealthConnectJSONWriter {
                 out.append("}")
             }
             out.append(",")
-            appendMetadata(uuidHigh: record.uuidHigh, uuidLow: record.uuidLow, app: record.app,
-                           lastModifiedMs: record.lastModifiedMs, clientID: record.clientID, deviceID: record.app.deviceID,
-                           recordingMethod: record.recordingMethod, to: &out)
+            appendMetadata(record.metadata, to: &out)
             out.append("}")
         case .hcGateway:
-            out.append("{\"_id\":\"")
-            out.append(uuidHigh: record.uuidHigh, low: record.uuidLow)
-            out.append("\",\"id\":\"")
-            out.append(uuidHigh: record.uuidHigh, low: record.uuidLow)
-            out.append("\",\"data\":{\"count\":")
+            appendGatewayIDs(record.metadata, to: &out)
+            out.append("\"data\":{\"count\":")
             out.append(int: record.count)
-            out.append("},\"app\":")
-            out.append(jsonString: record.app.packageName)
-            // Kotlin's Instant.toString(): no fraction when it is zero.
-            out.append(",\"start\":\"")
-            out.append(isoInstantMs: record.startMs, alwaysFraction: false)
-            out.append("\",\"end\":\"")
-            out.append(isoInstantMs: record.endMs, alwaysFraction: false)
-            out.append("\"}")
+            appendGatewayEnd(record.metadata, start: record.startMs, end: record.endMs, to: &out)
         case .capacitor:
             out.append("{\"type\":\"Steps\",\"startTime\":\"")
             out.append(isoInstantMs: record.startMs)
@@ -109,70 +97,40 @@ struct HealthConnectJSONWriter {
             out.append(offsetID: record.endOffset)
             out.append("\",\"count\":")
             out.append(int: record.count)
-            out.append(",\"metadata\":{\"id\":\"")
-            out.append(uuidHigh: record.uuidHigh, low: record.uuidLow)
-            out.append("\",\"dataOrigin\":")
-            out.append(jsonString: record.app.packageName)
-            out.append(",\"lastModifiedTime\":\"")
-            out.append(isoInstantMs: record.lastModifiedMs)
-            out.append("\"}}")
-        case .flutter:
-            out.append("{\"uuid\":\"")
-            out.append(uuidHigh: record.uuidHigh, low: record.uuidLow)
-            out.append("\",\"value\":{\"__type\":\"NumericHealthValue\",\"numericValue\":")
-            out.append(int: record.count)
-            out.append("},\"type\":\"STEPS\",\"unit\":\"COUNT\",\"dateFrom\":\"")
-            out.append(wallClockMs: record.wallStartMs)
-            out.append("\",\"dateTo\":\"")
-            out.append(wallClockMs: record.wallEndMs)
-            out.append("\",\"sourcePlatform\":\"googleHealthConnect\",\"sourceDeviceId\":")
-            out.append(jsonString: HealthConnectApp.devices[record.app.deviceID - 1].2)
-            out.append(",\"sourceId\":")
-            out.append(jsonString: record.app.packageName)
-            out.append(",\"sourceName\":")
-            out.append(jsonString: record.app.packageName)
-            out.append(",\"recordingMethod\":\"")
-            out.append(record.recordingMethod == .manualEntry ? "manual" : "automatic")
-            out.append("\"}")
-        case .flutterSnake:
-            out.append("{\"value\":{\"numeric_value\":")
-            out.append(int: record.count)
-            out.append("},\"data_type\":\"STEPS\",\"unit\":\"COUNT\",\"date_from\":\"")
-            out.append(wallClockMs: record.wallStartMs)
-            out.append("\",\"date_to\":\"")
-            out.append(wallClockMs: record.wallEndMs)
-            out.append("\",\"platform_type\":\"ANDROID\",\"device_id\":")
-            out.append(jsonString: HealthConnectApp.devices[record.app.deviceID - 1].2)
-            out.append(",\"source_id\":")
-            out.append(jsonString: record.app.packageName)
-            out.append(",\"source_name\":")
-            out.append(jsonString: record.app.packageName)
+            out.append(",")
+            appendMetadata(record.metadata, complete: false, to: &out)
             out.append("}")
+        case .flutter, .flutterSnake:
+            appendPoint(record.metadata, type: "STEPS", unit: "COUNT", from: record.wallStartMs, to: record.wallEndMs, to: &out,
+                        separated: true) {
+                $0.append(int: record.count)
+            }
         case .dayTotals:
             preconditionFailure("day totals are written with appendDayTotal")
         }
     }
 
-    /// react-native-health-connect's `metadata` member (`convertMetadataToJSMap`).
-    func appendMetadata(uuidHigh: UInt64, uuidLow: UInt64, app: HealthConnectApp, lastModifiedMs: Int64, clientID: UInt64,
-                        deviceID: Int, recordingMethod: HealthConnectRecord.RecordingMethod, to out: inout ByteBuffer) {
+    /// react-native-health-connect's `metadata` member (`convertMetadataToJSMap`); not `complete`,
+    /// only its id, origin and time (Capacitor's step records).
+    func appendMetadata(_ metadata: HealthConnectRecordMetadata, complete: Bool = true, to out: inout ByteBuffer) {
         out.append("\"metadata\":{\"id\":\"")
-        out.append(uuidHigh: uuidHigh, low: uuidLow)
+        out.append(uuidHigh: metadata.uuidHigh, low: metadata.uuidLow)
         out.append("\",\"dataOrigin\":")
-        out.append(jsonString: app.packageName)
+        out.append(jsonString: metadata.app.packageName)
         out.append(",\"lastModifiedTime\":\"")
-        out.append(isoInstantMs: lastModifiedMs)
+        out.append(isoInstantMs: metadata.lastModifiedMs)
         out.append("\"")
-        if clientID != 0 {
+        guard complete else { return out.append("}") }
+        if metadata.clientID != 0 {
             out.append(",\"clientRecordId\":\"")
-            out.append(app == .samsung ? "shealth-" : "fit-")
-            out.append(hex: clientID, digits: 16)
+            out.append(metadata.app == .samsung ? "shealth-" : "fit-")
+            out.append(hex: metadata.clientID, digits: 16)
             out.append("\",\"clientRecordVersion\":1")
         }
         out.append(",\"device\":{\"type\":")
-        out.append(int: HealthConnectApp.devices[deviceID - 1].3)
+        out.append(int: HealthConnectApp.devices[metadata.deviceID - 1].3)
         out.append("},\"recordingMethod\":")
-        out.append(int: recordingMethod.rawValue)
+        out.append(int: metadata.recordingMethod.rawValue)
         out.append("}")
     }
 }

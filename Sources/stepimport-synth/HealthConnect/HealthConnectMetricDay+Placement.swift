@@ -25,46 +25,52 @@ extension HealthConnectMetricDay {
     /// Sets every offset to zero, first adding each record's start offset to its times when
     /// `wallClock`.
     private mutating func shift(wallClock: Bool) {
-        func by(_ offset: Int32) -> Int64 { wallClock ? Int64(offset) * 1000 : 0 }
-        for index in quantities.indices {
-            let shift = by(quantities[index].startOffset)
-            quantities[index].startMs += shift
-            quantities[index].endMs += shift
-            quantities[index].startOffset = 0
-            quantities[index].endOffset = 0
-        }
+        for index in quantities.indices { quantities[index].shift(wallClock: wallClock) }
         for index in heartRates.indices {
-            let shift = by(heartRates[index].startOffset)
-            heartRates[index].startMs += shift
-            heartRates[index].endMs += shift
+            let shift = heartRates[index].shift(wallClock: wallClock)
             for sample in heartRates[index].samples.indices { heartRates[index].samples[sample].epochMs += shift }
-            heartRates[index].startOffset = 0
-            heartRates[index].endOffset = 0
         }
         for index in instants.indices {
-            instants[index].timeMs += by(instants[index].offset)
+            instants[index].timeMs += wallClock ? Int64(instants[index].offset) * 1000 : 0
             instants[index].offset = 0
         }
         for index in sleepSessions.indices {
-            let shift = by(sleepSessions[index].startOffset)
-            sleepSessions[index].startMs += shift
-            sleepSessions[index].endMs += shift
+            let shift = sleepSessions[index].shift(wallClock: wallClock)
             for stage in sleepSessions[index].stages.indices {
                 sleepSessions[index].stages[stage].startMs += shift
                 sleepSessions[index].stages[stage].endMs += shift
             }
-            sleepSessions[index].startOffset = 0
-            sleepSessions[index].endOffset = 0
         }
-        for index in exercises.indices {
-            let shift = by(exercises[index].startOffset)
-            exercises[index].startMs += shift
-            exercises[index].endMs += shift
-            exercises[index].startOffset = 0
-            exercises[index].endOffset = 0
-        }
+        for index in exercises.indices { exercises[index].shift(wallClock: wallClock) }
     }
 }
+
+/// A record with a start and an end, each with its zone offset.
+protocol HealthConnectIntervalRecord {
+    var startMs: Int64 { get set }
+    var endMs: Int64 { get set }
+    var startOffset: Int32 { get set }
+    var endOffset: Int32 { get set }
+}
+
+extension HealthConnectIntervalRecord {
+    /// Sets the offsets to zero, first adding the start offset to both times when `wallClock`;
+    /// returns what was added (for the times inside the record).
+    @discardableResult
+    mutating func shift(wallClock: Bool) -> Int64 {
+        let shift = wallClock ? Int64(startOffset) * 1000 : 0
+        startMs += shift
+        endMs += shift
+        startOffset = 0
+        endOffset = 0
+        return shift
+    }
+}
+
+extension HealthConnectQuantityRecord: HealthConnectIntervalRecord {}
+extension HealthConnectHeartRateSeries: HealthConnectIntervalRecord {}
+extension HealthConnectSleepSession: HealthConnectIntervalRecord {}
+extension HealthConnectExerciseSession: HealthConnectIntervalRecord {}
 
 extension HealthConnectMetricDay {
     /// Records of the day (a series or a session counts once).
