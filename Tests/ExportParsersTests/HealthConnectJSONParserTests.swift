@@ -542,7 +542,7 @@ func feedJSON(_ bytes: [UInt8], to parser: HealthConnectJSONParser, chunk: Int) 
     }
 
     @Test func everyKnownNameIsFoundWhateverItsCase() {
-        let table = HealthConnectJSONParser.KeyTable()
+        let table = HealthConnectJSONParser.KeyTable(HealthConnectJSONParser.Key.allCases)
         for key in HealthConnectJSONParser.Key.allCases where key != .unknown {
             for spelling in [key.name, key.name.uppercased(), key.name.lowercased()] {
                 var text = spelling

@@ -4,12 +4,16 @@ import HealthDays
 
 /// Health Connect and app JSON dumps (react-native-health-connect, HCGateway, Capacitor, Flutter,
 /// plain record arrays, day totals, Google Fit's raw streams): `HealthConnectJSONParser`, in
-/// chunks, into the day rules.
+/// chunks, into the day rules; for every other input with every metric (`--metric all`: the
+/// metric records, their samples and stages through the spool, into the metrics' day rules).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHealthConnectJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let input = FuzzInput(data, size)
     let aggregator = DayAggregator(rule: input.zoneRule)
-    let parser = HealthConnectJSONParser(sink: aggregator, invalidRecords: input.policy)
+    let metrics = MetricAggregator(metrics: input.metrics.isStepsOnly ? .steps : .healthConnect, rule: input.zoneRule)
+    let parser = input.metrics.isStepsOnly
+        ? HealthConnectJSONParser(sink: aggregator, invalidRecords: input.policy)
+        : HealthConnectJSONParser(sink: metrics, invalidRecords: input.policy, metrics: .healthConnect)
     do throws(ParseFailure) {
         try input.forEachChunk { (chunk) throws(ParseFailure) in try parser.feed(chunk) }
         try parser.finish()
@@ -18,6 +22,6 @@ public func fuzzHealthConnectJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
         return 0
     }
     blackHole(parser.statistics.shapeNames)
-    totalDays(aggregator)
+    if input.metrics.isStepsOnly { totalDays(aggregator) } else { totalMetricDays(metrics) }
     return 0
 }

@@ -106,8 +106,9 @@ extension HealthConnectImport {
         let progress: ((Int64, Int64?) -> Void)?
         /// The caps on temporary copies (a database on standard input).
         let limits: TemporaryCopyLimits
-        /// The metrics asked for (`--metric`): the database reads their tables, CSV files their
-        /// columns; the JSON reader gives steps only so far, and the summary says so.
+        /// The metrics asked for (`--metric`): the database reads their tables, the JSON reader
+        /// their records, CSV files their columns; Takeout's raw step streams give steps alone,
+        /// and the summary says so.
         var metrics: MetricSet = .steps
         /// Whether the summary already says that a dump gave steps only.
         private var notedStepsOnlyDump = false
@@ -161,7 +162,7 @@ extension HealthConnectImport {
             let parser: SummarizingParser
             switch format {
             case .json:
-                parser = HealthConnectJSONParser(sink: sink, invalidRecords: policy)
+                parser = HealthConnectJSONParser(sink: sink, invalidRecords: policy, metrics: metrics)
             case .csv:
                 parser = StepCSVParser(sink: sink, invalidRecords: policy, fileName: name, metrics: metrics)
             case .sqlite:
@@ -178,11 +179,11 @@ extension HealthConnectImport {
             noteFormat(parser.formatName)
             parser.summarize(into: &summary, at: stream.location)
             if inventory != nil { parser.takeStock(into: &inventory!) }
-            if format == .json && !metrics.isStepsOnly && !notedStepsOnlyDump {
+            if !metrics.isStepsOnly && !notedStepsOnlyDump && parser.givesStepsOnly {
                 notedStepsOnlyDump = true
                 let others = metrics.metrics.filter { $0 != .steps }.map(\.name).joined(separator: ", ")
-                summary.notes.append(.fact("--metric \(others): read from Health Connect's database, CSV files and Takeout "
-                    + "so far; JSON dumps gave their steps alone"))
+                summary.notes.append(.fact("--metric \(others): Google Fit Takeout's raw JSON streams hold steps alone "
+                    + "(its daily summary and per-day CSVs have the other metrics)"))
             }
         }
 

@@ -17,4 +17,10 @@ protocol SummarizingParser: StepRecordParser {
     var formatName: String { get }
     /// Adds what this parser recognised to an inventory (`stepimport inspect`).
     func takeStock(into inventory: inout ExportInventory)
+    /// Whether what it read gives steps alone, whatever `--metric` asked for (the summary says so).
+    var givesStepsOnly: Bool { get }
+}
+
+extension SummarizingParser {
+    var givesStepsOnly: Bool { true }
 }

@@ -70,7 +70,13 @@ extension HealthConnectJSONParser {
         let sink: StepSink
         let policy: InvalidRecordPolicy
         var statistics = HealthConnectJSONStatistics()
-        private let keys = KeyTable()
+        private let keys: KeyTable
+        /// The metrics asked for; the records of the others are passed over.
+        let metrics: MetricSet
+        /// Whether any metric but steps is read: the metric records' keys are known, and each
+        /// object keeps their fields beside its own (`metricFrames`). False costs a steps-only
+        /// read nothing but a few untaken branches.
+        let readsMetrics: Bool
 
         /// Open objects and arrays, outermost first; `storage` holds their fields' text, one
         /// `Slot.storage` block per frame. Both grow with the nesting depth only.
@@ -86,18 +92,38 @@ extension HealthConnectJSONParser {
         var sawRecordsContainer = false
         var summary = TopLevelSummary()
 
+        /// The metric fields of each open object, parallel to `frames` (only when `readsMetrics`).
+        private(set) var metricFrames: UnsafeMutablePointer<MetricFrame>
+        private var metricStorage: UnsafeMutableRawPointer
+        /// The samples or stages of the heart-rate series or sleep session being read.
+        let spool = MetricSpool()
+        /// The metric record being read, for the words of an invalid record; nil for steps.
+        var recordBeingRead: HealthConnectJSONRecordType?
 
-        init(sink: StepSink, policy: InvalidRecordPolicy) {
+        /// What an invalid record is called in its message.
+        var recordWords: String {
+            recordBeingRead?.recordWords ?? ParseFailure.stepRecord
+        }
+
+        init(sink: StepSink, policy: InvalidRecordPolicy, metrics: MetricSet) {
             self.sink = sink
             self.policy = policy
+            self.metrics = metrics
+            readsMetrics = metrics.metrics.contains { $0 != .steps }
+            keys = KeyTable(readsMetrics ? Key.allCases : Key.stepKeys)
             frames = .allocate(capacity: capacity)
             storage = .allocate(byteCount: capacity * Slot.storage, alignment: 16)
+            let metricCapacity = readsMetrics ? capacity : 0
+            metricFrames = .allocate(capacity: metricCapacity)
+            metricStorage = .allocate(byteCount: metricCapacity * MetricSlot.storage, alignment: 16)
         }
 
         deinit {
             frames.deinitialize(count: depth)
             frames.deallocate()
             storage.deallocate()
+            metricFrames.deallocate()
+            metricStorage.deallocate()
         }
 
         // MARK: - Tokens
@@ -155,6 +181,8 @@ extension HealthConnectJSONParser {
                 try readDataSource(utf8, frame: top, at: position)
             } else if let slot = key.slot {
                 store(slot, of: top, .string, utf8, key: key)
+            } else if key.isMetric {
+                storeMetric(key, of: top, .string, utf8)
             }
         }
 
@@ -165,6 +193,8 @@ extension HealthConnectJSONParser {
             let key = frames[top].key
             if let slot = key.slot {
                 store(slot, of: top, .number, text, key: key)
+            } else if key.isMetric {
+                storeMetric(key, of: top, .number, text)
             }
         }
 
@@ -199,6 +229,8 @@ extension HealthConnectJSONParser {
             if let slot = key.slot {
                 store(slot, of: top, kind, UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount),
                       key: key)
+            } else if key.isMetric {
+                storeMetric(key, of: top, kind, UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
             }
         }
 
@@ -208,6 +240,10 @@ extension HealthConnectJSONParser {
         private func push(_ frame: Frame) {
             if depth == capacity {
                 grow()
+            }
+            if readsMetrics {
+                noteMetricContainer(isArray: frame.isArray)
+                (metricFrames + depth).initialize(to: MetricFrame())
             }
             (frames + depth).initialize(to: frame)
             depth += 1
@@ -229,6 +265,16 @@ extension HealthConnectJSONParser {
             newStorage.copyMemory(from: storage, byteCount: depth * Slot.storage)
             storage.deallocate()
             storage = newStorage
+            if readsMetrics {
+                let newMetricFrames = UnsafeMutablePointer<MetricFrame>.allocate(capacity: larger)
+                newMetricFrames.moveInitialize(from: metricFrames, count: depth)
+                metricFrames.deallocate()
+                metricFrames = newMetricFrames
+                let newMetricStorage = UnsafeMutableRawPointer.allocate(byteCount: larger * MetricSlot.storage, alignment: 16)
+                newMetricStorage.copyMemory(from: metricStorage, byteCount: depth * MetricSlot.storage)
+                metricStorage.deallocate()
+                metricStorage = newMetricStorage
+            }
             capacity = larger
         }
 
@@ -277,12 +323,8 @@ extension HealthConnectJSONParser {
                    key: Key, via: Key = .unknown) {
             let existing = frames[frame].fields[slot.rawValue]
             if existing.isPresent && existing.key.rank > key.rank { return }
-            let count = min(bytes.count, slot.capacity)
-            if count > 0 {
-                (storage + frame * Slot.storage + slot.offset).copyMemory(from: bytes.baseAddress!, byteCount: count)
-            }
-            frames[frame].fields[slot.rawValue] = Field(kind: kind, key: key, via: via,
-                                                        truncated: bytes.count > slot.capacity, length: Int32(count))
+            frames[frame].fields[slot.rawValue] = Field(copying: bytes, to: storage + frame * Slot.storage + slot.offset,
+                                                        capacity: slot.capacity, kind: kind, key: key, via: via)
         }
 
         /// Copies a field of a nested object into the object around it.
@@ -298,6 +340,35 @@ extension HealthConnectJSONParser {
             frames[parent].fields[target.rawValue] = Field(kind: source.kind, key: source.key, via: via,
                                                            truncated: source.truncated || count > target.capacity,
                                                            length: Int32(min(count, target.capacity)))
+        }
+
+        // MARK: - Metric fields
+
+        func metricField(_ slot: MetricSlot, of frame: Int) -> Field {
+            metricFrames[frame].fields[slot.rawValue]
+        }
+
+        /// The text of a metric field, valid until the frame is reused.
+        func metricText(_ slot: MetricSlot, of frame: Int) -> UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(start: metricStorage + frame * MetricSlot.storage + slot.offset,
+                                   count: Int(metricFrames[frame].fields[slot.rawValue].length))
+        }
+
+        /// Sets a metric field, unless a name of higher rank set it already (`inMeters` beats `inFeet`).
+        func storeMetric(_ slot: MetricSlot, of frame: Int, _ kind: ValueKind, _ bytes: UnsafeRawBufferPointer,
+                         key: Key, via: Key = .unknown) {
+            let existing = metricFrames[frame].fields[slot.rawValue]
+            if existing.isPresent && existing.key.metricRank > key.metricRank { return }
+            metricFrames[frame].fields[slot.rawValue] = Field(copying: bytes, to: metricStorage + frame * MetricSlot.storage + slot.offset,
+                                                              capacity: MetricSlot.capacity, kind: kind, key: key, via: via)
+        }
+
+        /// Copies a field of a nested object (its metric slot, or the step slot `count` where
+        /// Capacitor's `{"unit","value"}` keeps its value) into a metric slot of the object around it.
+        func copyMetric(_ field: Field, _ bytes: UnsafeRawBufferPointer, to target: MetricSlot, of parent: Int, via: Key) {
+            storeMetric(target, of: parent, field.kind, bytes, key: field.key, via: via)
+            metricFrames[parent].fields[target.rawValue].truncated = metricFrames[parent].fields[target.rawValue].truncated
+                || field.truncated
         }
 
         // MARK: - Shapes
@@ -318,5 +389,19 @@ extension HealthConnectJSONParser {
             shapesSeen |= bit
             statistics.shapes.append(shape)
         }
+    }
+}
+
+extension HealthConnectJSONParser.Field {
+    /// A field whose text is `bytes`, copied to `destination` up to `capacity` (longer text is
+    /// marked truncated).
+    @inline(__always)
+    init(copying bytes: UnsafeRawBufferPointer, to destination: UnsafeMutableRawPointer, capacity: Int,
+         kind: HealthConnectJSONParser.ValueKind, key: HealthConnectJSONParser.Key, via: HealthConnectJSONParser.Key) {
+        let count = min(bytes.count, capacity)
+        if count > 0 {
+            destination.copyMemory(from: bytes.baseAddress!, byteCount: count)
+        }
+        self.init(kind: kind, key: key, via: via, truncated: bytes.count > capacity, length: Int32(count))
     }
 }

@@ -25,6 +25,30 @@ extension HealthConnectJSONParser {
         case metadata, data, fitValue
         // Markers of a shape.
         case records, dataSource, sourcePlatform, source_platform
+        // Metric records (`--metric` beyond steps): known only to a parser that reads them, so a
+        // steps-only read looks names up in exactly the table it always did.
+        // An instant's time (resting heart rate, HRV, VO2max, a heart-rate sample): its start.
+        case time
+        // A record's own measurement, in its metric's unit.
+        case beatsPerMinute, heartRateVariabilityMillis, vo2MillilitersPerMinuteKilogram, floors
+        // Objects holding a length or an energy (react-native's `inMeters`..., Capacitor's `unit`, `value`).
+        case distance, energy
+        case inMeters, inKilometers, inMiles, inFeet, inInches
+        case inKilocalories, inCalories, inJoules, inKilojoules
+        case unit
+        // Arrays of a heart-rate series' samples and a sleep session's stages, and a stage's type.
+        case samples, stages, stage
+        // Markers of an exercise session (react-native, Capacitor) or a workout (Flutter).
+        case exerciseType, workoutActivityType
+        // Names that say which energy a record holds, above records that do not say it themselves.
+        case activeCaloriesBurned, totalCaloriesBurned
+
+        /// The names a steps-only read knows: every key before `time`.
+        static let stepKeys = allCases.filter { !$0.isMetric }
+
+        /// A name only a read of metrics knows (so never one a steps-only read meets).
+        @inline(__always)
+        var isMetric: Bool { rawValue >= Key.time.rawValue }
 
         /// The name as written in JSON.
         var name: String {
@@ -60,7 +84,13 @@ extension HealthConnectJSONParser {
                 return .offsetSeconds
             case .id:
                 return .offsetID
-            case .unknown, .metadata, .data, .fitValue, .records, .dataSource, .sourcePlatform, .source_platform:
+            case .time:
+                return .start
+            case .unknown, .metadata, .data, .fitValue, .records, .dataSource, .sourcePlatform, .source_platform,
+                 .beatsPerMinute, .heartRateVariabilityMillis, .vo2MillilitersPerMinuteKilogram, .floors, .distance, .energy,
+                 .inMeters, .inKilometers, .inMiles, .inFeet, .inInches, .inKilocalories, .inCalories, .inJoules,
+                 .inKilojoules, .unit, .samples, .stages, .stage, .exerciseType, .workoutActivityType,
+                 .activeCaloriesBurned, .totalCaloriesBurned:
                 return nil
             }
         }
@@ -125,9 +155,10 @@ extension HealthConnectJSONParser {
         private let nameLength: UnsafeMutablePointer<Int>
         private let longest: Int
 
-        init() {
+        /// A table of `keys` (and nothing else: any other name is `.unknown`).
+        init(_ keys: [Key]) {
             let lowered = Key.allCases.map { Array($0.name.utf8).map(KeyTable.lower) }
-            longest = lowered.map(\.count).max() ?? 0
+            longest = keys.map { lowered[Int($0.rawValue)].count }.max() ?? 0
             names = .allocate(capacity: lowered.reduce(0) { $0 + $1.count })
             nameStart = .allocate(capacity: lowered.count)
             nameLength = .allocate(capacity: lowered.count)
@@ -142,7 +173,7 @@ extension HealthConnectJSONParser {
             entries.initialize(repeating: 0, count: KeyTable.size)
             hashes = .allocate(capacity: KeyTable.size)
             hashes.initialize(repeating: 0, count: KeyTable.size)
-            for key in Key.allCases where key != .unknown {
+            for key in keys where key != .unknown {
                 let name = lowered[Int(key.rawValue)]
                 let hash = name.withUnsafeBytes { KeyTable.hash($0) }
                 var index = Int(hash >> 24)

@@ -36,6 +36,7 @@ extension HealthConnectJSONParser.Assembler {
     /// fields of a nested part (zone offset, metadata, HCGateway's `data`, Flutter's `value`,
     /// Takeout's `fitValue`) up to the object around it.
     func finishObject(_ index: Int) throws(ParseFailure) {
+        if readsMetrics, try finishMetricObject(index) { return }
         let start = field(.start, of: index)
         let end = field(.end, of: index)
         let count = field(.count, of: index)
@@ -73,7 +74,7 @@ extension HealthConnectJSONParser.Assembler {
     }
 
     /// The shape a record's members point to.
-    private func shape(of index: Int, dayTotal: Bool) -> Shape {
+    func shape(of index: Int, dayTotal: Bool) -> Shape {
         if dayTotal { return .dayTotals }
         let start = field(.start, of: index).key
         let end = field(.end, of: index).key
@@ -93,8 +94,15 @@ extension HealthConnectJSONParser.Assembler {
         return .plainRecords
     }
 
-    private func isStepsType(_ index: Int) -> Bool {
+    func isStepsType(_ index: Int) -> Bool {
         guard !field(.type, of: index).truncated else { return false }
+        return withNormalizedType(of: index) { written in Self.stepTypes.contains { $0.elementsEqual(written) } }
+    }
+
+    /// Calls `body` with the record type of the object at `index` in lower case, without `_`,
+    /// `-`, `.` and spaces (`DISTANCE_DELTA` is `distancedelta`).
+    @inline(__always)
+    func withNormalizedType<Result>(of index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         let text = self.text(.type, of: index)
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Slot.type.capacity) { normalized in
             var count = 0
@@ -106,8 +114,7 @@ extension HealthConnectJSONParser.Assembler {
                 }
                 count += 1
             }
-            let written = UnsafeBufferPointer(rebasing: normalized[0..<count])
-            return Self.stepTypes.contains { $0.elementsEqual(written) }
+            return body(UnsafeBufferPointer(rebasing: normalized[0..<count]))
         }
     }
 
@@ -184,10 +191,52 @@ extension HealthConnectJSONParser.Assembler {
 
     /// Reads start, end, zone and count; nil when the record was invalid and skipped.
     private func readInterval(_ index: Int, googleFit: Bool) throws(ParseFailure) -> StepSample? {
+        guard var sample = try readTimes(index, googleFit: googleFit) else { return nil }
+        guard let steps = try count(index, googleFit: googleFit) else { return nil }
+        sample.value = steps
+        if let problem = SampleLimits.problem(in: sample, negativeAllowed: googleFit) {
+            let startField = field(.start, of: index)
+            let endField = field(.end, of: index)
+            let countField = field(.count, of: index)
+            let zone = zoneSlot(index)
+            try invalid(index, problem.message(
+                steps: "\(countField.name) \(quoted(.count, of: index))",
+                start: "\(startField.name) \(quoted(.start, of: index))",
+                end: "\(endField.name) \(quoted(.end, of: index))",
+                offset: zone.map { "\(field($0, of: index).name) \(quoted($0, of: index))" }
+                    ?? "the offset of \(startField.name) \(quoted(.start, of: index))"))
+            return nil
+        }
+        return sample
+    }
+
+    /// The zone offset field a record is placed by: `startZoneOffset` (or `zoneOffset`), else
+    /// `endZoneOffset`; with `endFirst` (a sleep session, placed by the night's end) the other way.
+    @inline(__always)
+    func zoneSlot(_ index: Int, endFirst: Bool = false) -> Slot? {
+        let first: Slot = endFirst ? .endOffset : .startOffset
+        let second: Slot = endFirst ? .startOffset : .endOffset
+        if field(first, of: index).hasValue { return first }
+        if field(second, of: index).hasValue { return second }
+        return nil
+    }
+
+    /// Reads start, end and zone, each checked as a step record's: the sample with value 0, nil
+    /// when the record was invalid and skipped. An `instant` needs no end (or a null one): it
+    /// ends when it starts. The times' bounds are the caller's to check, with its value.
+    @inline(__always)
+    func readTimes(_ index: Int, googleFit: Bool, instant: Bool = false, endOffsetFirst: Bool = false)
+        throws(ParseFailure) -> StepSample? {
         let startField = field(.start, of: index)
-        let endField = field(.end, of: index)
+        var endField = field(.end, of: index)
+        var endSlot = Slot.end
+        if instant && !endField.hasValue {
+            endField = startField
+            endSlot = .start
+        }
         guard startField.isPresent else {
             try invalid(index, googleFit ? "missing startTimeNanos"
+                            : instant ? "missing time (time, start, startTime or dateFrom)"
                             : "missing start time (start, startTime, start_time, startDate, dateFrom or date_from)")
             return nil
         }
@@ -200,8 +249,8 @@ extension HealthConnectJSONParser.Assembler {
             try invalid(index, timeProblem(.start, of: index))
             return nil
         }
-        guard let end = moment(.end, of: index) else {
-            try invalid(index, timeProblem(.end, of: index))
+        guard let end = moment(endSlot, of: index) else {
+            try invalid(index, timeProblem(endSlot, of: index))
             return nil
         }
         guard start.wallClock == end.wallClock else {
@@ -210,12 +259,7 @@ extension HealthConnectJSONParser.Assembler {
             return nil
         }
         var offset: Int32? = nil
-        var zone: Slot? = nil
-        if field(.startOffset, of: index).hasValue {
-            zone = .startOffset
-        } else if field(.endOffset, of: index).hasValue {
-            zone = .endOffset
-        }
+        let zone = zoneSlot(index, endFirst: endOffsetFirst)
         if let zone {
             guard let seconds = zoneOffset(zone, of: index) else {
                 let written = field(zone, of: index)
@@ -237,22 +281,10 @@ extension HealthConnectJSONParser.Assembler {
             offset = start.offset ?? end.offset
         }
         guard endMs >= startMs else {
-            try invalid(index, "\(endField.name) \(quoted(.end, of: index)) is before \(startField.name) \(quoted(.start, of: index))")
+            try invalid(index, "\(endField.name) \(quoted(endSlot, of: index)) is before \(startField.name) \(quoted(.start, of: index))")
             return nil
         }
-        guard let steps = try count(index, googleFit: googleFit) else { return nil }
-        let sample = StepSample(startMs: startMs, endMs: endMs, offsetSeconds: offset, value: steps, wallClock: wallClock)
-        if let problem = SampleLimits.problem(in: sample, negativeAllowed: googleFit) {
-            let countField = field(.count, of: index)
-            try invalid(index, problem.message(
-                steps: "\(countField.name) \(quoted(.count, of: index))",
-                start: "\(startField.name) \(quoted(.start, of: index))",
-                end: "\(endField.name) \(quoted(.end, of: index))",
-                offset: zone.map { "\(field($0, of: index).name) \(quoted($0, of: index))" }
-                    ?? "the offset of \(startField.name) \(quoted(.start, of: index))"))
-            return nil
-        }
-        return sample
+        return StepSample(startMs: startMs, endMs: endMs, offsetSeconds: offset, value: 0, wallClock: wallClock)
     }
 
     /// The step count, checked; nil when invalid and skipped.
@@ -315,7 +347,7 @@ extension HealthConnectJSONParser.Assembler {
     /// Calls `body` with the record's source: its origin (the phone's counter under one name),
     /// or `(unknown)`.
     @inline(__always)
-    private func withSource(_ index: Int, _ body: (UnsafeRawBufferPointer) -> Void) {
+    func withSource(_ index: Int, _ body: (UnsafeRawBufferPointer) -> Void) {
         let origin = field(.origin, of: index)
         if origin.kind == .string && origin.length > 0 {
             HealthConnectOrigin.withCanonical(text(.origin, of: index), body)
@@ -328,7 +360,7 @@ extension HealthConnectJSONParser.Assembler {
 
     /// A start or end time: ISO 8601 (with `Z`, an offset, or none for a wall clock), or epoch
     /// milliseconds (nanoseconds under `startTimeNanos`/`endTimeNanos`) as a number or digit string.
-    private func moment(_ slot: Slot, of index: Int) -> Moment? {
+    func moment(_ slot: Slot, of index: Int) -> Moment? {
         let field = self.field(slot, of: index)
         guard !field.truncated, field.kind == .string || field.kind == .number else { return nil }
         let text = self.text(slot, of: index)
@@ -346,7 +378,7 @@ extension HealthConnectJSONParser.Assembler {
         return Moment(ms: parsed.ms, offset: text.last == 0x5A ? nil : offset, wallClock: false)
     }
 
-    private func timeProblem(_ slot: Slot, of index: Int) -> String {
+    func timeProblem(_ slot: Slot, of index: Int) -> String {
         let field = self.field(slot, of: index)
         let name = field.name
         switch field.kind {
@@ -366,7 +398,7 @@ extension HealthConnectJSONParser.Assembler {
 
     /// Seconds east of UTC: a number of seconds, or text such as `+09:00`, `+0900`, `-05`, `Z`
     /// (not `z`, and not seconds in a string).
-    private func zoneOffset(_ slot: Slot, of index: Int) -> Int32? {
+    func zoneOffset(_ slot: Slot, of index: Int) -> Int32? {
         let field = self.field(slot, of: index)
         guard !field.truncated else { return nil }
         let text = self.text(slot, of: index)
@@ -411,7 +443,7 @@ extension HealthConnectJSONParser.Assembler {
         return negative ? -value : value
     }
 
-    private func quoted(_ slot: Slot, of index: Int) -> String {
+    func quoted(_ slot: Slot, of index: Int) -> String {
         let field = self.field(slot, of: index)
         let written = String(decoding: text(slot, of: index), as: UTF8.self) + (field.truncated ? "…" : "")
         return field.kind == .string ? "\"\(written)\"" : written
@@ -423,7 +455,7 @@ extension HealthConnectJSONParser.Assembler {
     /// used, so a dump full of bad records costs no string work past the first few.
     func invalid(_ index: Int, _ problem: @autoclosure () -> String) throws(ParseFailure) {
         let at = frames[index].position
-        if let failure = policy.reject(at: at.sourcePosition, problem(), skipped: &statistics.skipped) {
+        if let failure = policy.reject(at: at.sourcePosition, problem(), record: recordWords, skipped: &statistics.skipped) {
             throw failure
         }
     }

@@ -18,6 +18,12 @@ extension HealthConnectJSONParser: SummarizingParser {
             summary.notes.append(.fact("\(location): \(Plural.count(statistics.otherTypeRecords, "record")) of other types "
                                        + "(not steps) left out"))
         }
+        if statistics.untypedEnergyRecords > 0 {
+            summary.notes.append(.fact("\(location): \(Plural.count(statistics.untypedEnergyRecords, "energy record")) left out: "
+                                       + "they do not say whether they are active or total calories (react-native and "
+                                       + "HCGateway write both alike); put each type's records under a member named "
+                                       + "ActiveCaloriesBurned or TotalCaloriesBurned"))
+        }
         // Records with no offset are reported by the aggregation, for every format alike.
         if statistics.wallClock > 0 {
             summary.notes.append(.wallClockRecords(location, count: statistics.wallClock))
@@ -27,6 +33,11 @@ extension HealthConnectJSONParser: SummarizingParser {
 }
 
 extension HealthConnectJSONParser {
+    /// Google Fit Takeout's step stream holds steps alone; the app dumps hold every metric.
+    var givesStepsOnly: Bool {
+        statistics.shapes.contains(.googleFitEstimatedSteps)
+    }
+
     /// The records recognised, under the shapes found: step records, day totals, and records of
     /// other types (read past, never counted).
     func takeStock(into inventory: inout ExportInventory) {

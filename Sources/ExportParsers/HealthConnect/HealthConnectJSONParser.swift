@@ -9,8 +9,14 @@ public struct HealthConnectJSONStatistics: Equatable, Sendable {
     public var stepRecords = 0
     /// Day totals handed to the sink.
     public var dayTotals = 0
-    /// Records of another type (heart rate, distance, ...), skipped as they should be.
+    /// Records of another type (heart rate, distance, ...), skipped as they should be: with
+    /// `--metric`, those of metrics not asked for.
     public var otherTypeRecords = 0
+    /// Samples of metrics other than steps handed to the sink (`--metric`).
+    public var metricSamples = 0
+    /// Energy records that do not say whether they are active or total calories (react-native
+    /// and HCGateway write both alike), left out.
+    public var untypedEnergyRecords = 0
     /// Records skipped under `InvalidRecordPolicy.skip`, with the first few.
     public var skipped = SkippedRecords()
     /// The shapes recognised, in the order first seen.
@@ -62,8 +68,10 @@ public final class HealthConnectJSONParser: StepRecordParser {
     /// The source name of Google Fit Takeout samples.
     public static let googleFitSource = "Google Fit"
 
-    public init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy = .fail) {
-        tokenizer = JSONTokenizer(handler: Assembler(sink: sink, policy: policy))
+    /// A parser that hands on steps and, of `metrics`, the records of every other metric asked
+    /// for (docs/metrics.md); with steps alone it reads exactly as it always did.
+    public init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy = .fail, metrics: MetricSet = .steps) {
+        tokenizer = JSONTokenizer(handler: Assembler(sink: sink, policy: policy, metrics: metrics))
     }
 
     /// What was read so far.

@@ -6,6 +6,9 @@ extension StepCSVParser: SummarizingParser {
         return statistics.layout?.description ?? "CSV"
     }
 
+    /// A CSV gives every metric its columns or rows hold (docs/metrics.md, *CSV*).
+    var givesStepsOnly: Bool { false }
+
     func summarize(into summary: inout ImportSummary, at location: InputLocation) {
         summary.stepRecords += statistics.samples + statistics.dayTotals
         summary.addSkipped(statistics.skipped, at: location)

@@ -25,6 +25,7 @@ enum HealthConnectJSONCommand {
                 """)),
             .seed,
             .start,
+            .metrics,
             .expected(help: .asWritten("""
                 Also write the day totals an importer must find (JSON):
                 records with an offset placed in it, the others taken as
@@ -60,11 +61,14 @@ enum HealthConnectJSONCommand {
 
     private static func generate(_ options: HealthConnectOptions) throws(SynthError) {
         var file = try OutputFile(path: options.outputPath)
-        var writer = HealthConnectJSONWriter(shape: options.shape)
+        var writer = HealthConnectJSONWriter(shape: options.shape, metrics: options.metrics)
         var buffer = ByteBuffer(capacity: 2 << 20)
         writer.appendHead(to: &buffer)
 
         var composer = HealthConnectDayComposer(seed: options.seed, renameDayIndex: options.renameDayIndex)
+        var metricComposer = HealthConnectMetricComposer(seed: options.seed)
+        var expectedMetrics = HealthConnectExpectedMetrics()
+        var metricRecords = 0
         var expected = HealthConnectExpectedTotals()
         let collects = options.expectedPath != nil
         let sources = HealthConnectApp.allCases.map { expected.sourceID($0.source) }
@@ -103,11 +107,39 @@ enum HealthConnectJSONCommand {
                     }
                 }
             }
+            if options.metrics {
+                metricComposer.compose(dayIndex: dayIndex, dayNumber: dayNumber, steps: composer)
+                let day = metricComposer.day.placed(for: options.shape)
+                if collects { expectedMetrics.add(day) }
+                if !writer.sections {
+                    writer.appendMetrics(day, section: nil, to: &buffer)
+                    metricRecords += day.recordCount
+                }
+            }
             if buffer.count >= 1 << 20 {
                 try file.write(buffer.bytes)
                 buffer.removeAll()
             }
             dayIndex += 1
+        }
+        if writer.sections {
+            // Each record type under its own member: the days again, one type at a time (the
+            // composers are deterministic per day, so memory stays flat however long the dump).
+            for section in HealthConnectJSONWriter.MetricSection.allCases {
+                writer.beginSection(section, to: &buffer)
+                for index in 0..<dayIndex {
+                    composer.compose(dayIndex: index, dayNumber: options.startDay + index)
+                    metricComposer.compose(dayIndex: index, dayNumber: options.startDay + index, steps: composer)
+                    let day = metricComposer.day.placed(for: options.shape)
+                    let before = buffer.count
+                    writer.appendMetrics(day, section: section, to: &buffer)
+                    if buffer.count > before { metricRecords += day.recordCount(in: section) }
+                    if buffer.count >= 1 << 20 {
+                        try file.write(buffer.bytes)
+                        buffer.removeAll()
+                    }
+                }
+            }
         }
         writer.appendTail(to: &buffer)
         try file.write(buffer.bytes)
@@ -116,10 +148,11 @@ enum HealthConnectJSONCommand {
 
         if let expectedPath = options.expectedPath {
             var totals = try OutputFile(path: expectedPath)
-            try totals.write(expected.json())
+            try totals.write(options.metrics ? expected.json(appending: [expectedMetrics.jsonSection(steps: expected.days())])
+                                 : expected.json())
             try totals.finish()
         }
         let lastDay = options.startDay + dayIndex - 1
-        printError("wrote \(options.outputPath): \(options.shape.rawValue), \(dayIndex) days \(CivilDate(dayNumber: options.startDay).text) to \(CivilDate(dayNumber: lastDay).text), \(records) \(options.shape == .dayTotals ? "day totals" : "step records"), \(bytes) bytes (\(String(format: "%.1f", Double(bytes) / 1_048_576)) MiB)", prefixed: false)
+        printError("wrote \(options.outputPath): \(options.shape.rawValue), \(dayIndex) days \(CivilDate(dayNumber: options.startDay).text) to \(CivilDate(dayNumber: lastDay).text), \(records) \(options.shape == .dayTotals ? "day totals" : "step records")\(options.metrics ? ", \(metricRecords) metric records" : ""), \(bytes) bytes (\(String(format: "%.1f", Double(bytes) / 1_048_576)) MiB)", prefixed: false)
     }
 }

@@ -28,6 +28,15 @@ enum HealthConnectJSONShape: String, CaseIterable {
         case dayTotal
     }
 
+    /// Whether `--metrics` puts each record type under a member of its own: react-native and
+    /// HCGateway records do not say their type (Capacitor's and Flutter's do, so theirs mix).
+    var hasMetricSections: Bool {
+        switch self {
+        case .reactNative, .reactNativeNoOffsets, .hcGateway: return true
+        case .capacitor, .flutter, .flutterSnake, .dayTotals: return false
+        }
+    }
+
     var placement: Placement {
         switch self {
         case .reactNative, .capacitor: return .ownOffset

@@ -2,14 +2,22 @@
 /// that the caller flushes to the file as it fills (so a gigabyte streams in flat memory).
 struct HealthConnectJSONWriter {
     let shape: HealthConnectJSONShape
-    private var first = true
+    /// Whether each metric record type follows the step records under a member of its own
+    /// (`--metrics` in the react-native and HCGateway shapes).
+    let sections: Bool
+    /// No record written yet in the current array.
+    var first = true
 
-    init(shape: HealthConnectJSONShape) {
+    init(shape: HealthConnectJSONShape, metrics: Bool = false) {
         self.shape = shape
+        sections = metrics && shape.hasMetricSections
     }
 
     /// The opening of the document.
     func appendHead(to out: inout ByteBuffer) {
+        if sections && shape == .hcGateway {
+            return out.append("{\"steps\":[")
+        }
         switch shape {
         case .reactNative, .reactNativeNoOffsets, .capacitor:
             out.append("{\"records\":[")
@@ -20,6 +28,9 @@ struct HealthConnectJSONWriter {
 
     /// The end of the document.
     func appendTail(to out: inout ByteBuffer) {
+        if sections {
+            return out.append(shape == .hcGateway ? "\n]}\n" : "\n],\"pageToken\":null}}\n")
+        }
         switch shape {
         case .reactNative, .reactNativeNoOffsets:
             out.append("\n],\"pageToken\":null}\n")
@@ -30,7 +41,7 @@ struct HealthConnectJSONWriter {
         }
     }
 
-    private mutating func separate(_ out: inout ByteBuffer) {
+    mutating func separate(_ out: inout ByteBuffer) {
         out.append(first ? "\n" : ",\n")
         first = false
     }
@@ -67,38 +78,14 @@ struct HealthConnectJSONWriter {
                 out.append(int: Int(record.endOffset))
                 out.append("}")
             }
-            out.append(",\"metadata\":{\"id\":\"")
-            out.append(uuidHigh: record.uuidHigh, low: record.uuidLow)
-            out.append("\",\"dataOrigin\":")
-            out.append(jsonString: record.app.packageName)
-            out.append(",\"lastModifiedTime\":\"")
-            out.append(isoInstantMs: record.lastModifiedMs)
-            out.append("\"")
-            if record.clientID != 0 {
-                out.append(",\"clientRecordId\":\"")
-                appendClientID(record, to: &out)
-                out.append("\",\"clientRecordVersion\":1")
-            }
-            out.append(",\"device\":{\"type\":")
-            out.append(int: HealthConnectApp.devices[record.app.deviceID - 1].3)
-            out.append("},\"recordingMethod\":")
-            out.append(int: record.recordingMethod.rawValue)
-            out.append("}}")
+            out.append(",")
+            appendMetadata(record.metadata, to: &out)
+            out.append("}")
         case .hcGateway:
-            out.append("{\"_id\":\"")
-            out.append(uuidHigh: record.uuidHigh, low: record.uuidLow)
-            out.append("\",\"id\":\"")
-            out.append(uuidHigh: record.uuidHigh, low: record.uuidLow)
-            out.append("\",\"data\":{\"count\":")
+            appendGatewayIDs(record.metadata, to: &out)
+            out.append("\"data\":{\"count\":")
             out.append(int: record.count)
-            out.append("},\"app\":")
-            out.append(jsonString: record.app.packageName)
-            // Kotlin's Instant.toString(): no fraction when it is zero.
-            out.append(",\"start\":\"")
-            out.append(isoInstantMs: record.startMs, alwaysFraction: false)
-            out.append("\",\"end\":\"")
-            out.append(isoInstantMs: record.endMs, alwaysFraction: false)
-            out.append("\"}")
+            appendGatewayEnd(record.metadata, start: record.startMs, end: record.endMs, to: &out)
         case .capacitor:
             out.append("{\"type\":\"Steps\",\"startTime\":\"")
             out.append(isoInstantMs: record.startMs)
@@ -110,52 +97,40 @@ struct HealthConnectJSONWriter {
             out.append(offsetID: record.endOffset)
             out.append("\",\"count\":")
             out.append(int: record.count)
-            out.append(",\"metadata\":{\"id\":\"")
-            out.append(uuidHigh: record.uuidHigh, low: record.uuidLow)
-            out.append("\",\"dataOrigin\":")
-            out.append(jsonString: record.app.packageName)
-            out.append(",\"lastModifiedTime\":\"")
-            out.append(isoInstantMs: record.lastModifiedMs)
-            out.append("\"}}")
-        case .flutter:
-            out.append("{\"uuid\":\"")
-            out.append(uuidHigh: record.uuidHigh, low: record.uuidLow)
-            out.append("\",\"value\":{\"__type\":\"NumericHealthValue\",\"numericValue\":")
-            out.append(int: record.count)
-            out.append("},\"type\":\"STEPS\",\"unit\":\"COUNT\",\"dateFrom\":\"")
-            out.append(wallClockMs: record.wallStartMs)
-            out.append("\",\"dateTo\":\"")
-            out.append(wallClockMs: record.wallEndMs)
-            out.append("\",\"sourcePlatform\":\"googleHealthConnect\",\"sourceDeviceId\":")
-            out.append(jsonString: HealthConnectApp.devices[record.app.deviceID - 1].2)
-            out.append(",\"sourceId\":")
-            out.append(jsonString: record.app.packageName)
-            out.append(",\"sourceName\":")
-            out.append(jsonString: record.app.packageName)
-            out.append(",\"recordingMethod\":\"")
-            out.append(record.recordingMethod == .manualEntry ? "manual" : "automatic")
-            out.append("\"}")
-        case .flutterSnake:
-            out.append("{\"value\":{\"numeric_value\":")
-            out.append(int: record.count)
-            out.append("},\"data_type\":\"STEPS\",\"unit\":\"COUNT\",\"date_from\":\"")
-            out.append(wallClockMs: record.wallStartMs)
-            out.append("\",\"date_to\":\"")
-            out.append(wallClockMs: record.wallEndMs)
-            out.append("\",\"platform_type\":\"ANDROID\",\"device_id\":")
-            out.append(jsonString: HealthConnectApp.devices[record.app.deviceID - 1].2)
-            out.append(",\"source_id\":")
-            out.append(jsonString: record.app.packageName)
-            out.append(",\"source_name\":")
-            out.append(jsonString: record.app.packageName)
+            out.append(",")
+            appendMetadata(record.metadata, complete: false, to: &out)
             out.append("}")
+        case .flutter, .flutterSnake:
+            appendPoint(record.metadata, type: "STEPS", unit: "COUNT", from: record.wallStartMs, to: record.wallEndMs, to: &out,
+                        separated: true) {
+                $0.append(int: record.count)
+            }
         case .dayTotals:
             preconditionFailure("day totals are written with appendDayTotal")
         }
     }
 
-    private func appendClientID(_ record: HealthConnectRecord, to out: inout ByteBuffer) {
-        out.append(record.app == .samsung ? "shealth-" : "fit-")
-        out.append(hex: record.clientID, digits: 16)
+    /// react-native-health-connect's `metadata` member (`convertMetadataToJSMap`); not `complete`,
+    /// only its id, origin and time (Capacitor's step records).
+    func appendMetadata(_ metadata: HealthConnectRecordMetadata, complete: Bool = true, to out: inout ByteBuffer) {
+        out.append("\"metadata\":{\"id\":\"")
+        out.append(uuidHigh: metadata.uuidHigh, low: metadata.uuidLow)
+        out.append("\",\"dataOrigin\":")
+        out.append(jsonString: metadata.app.packageName)
+        out.append(",\"lastModifiedTime\":\"")
+        out.append(isoInstantMs: metadata.lastModifiedMs)
+        out.append("\"")
+        guard complete else { return out.append("}") }
+        if metadata.clientID != 0 {
+            out.append(",\"clientRecordId\":\"")
+            out.append(metadata.app == .samsung ? "shealth-" : "fit-")
+            out.append(hex: metadata.clientID, digits: 16)
+            out.append("\",\"clientRecordVersion\":1")
+        }
+        out.append(",\"device\":{\"type\":")
+        out.append(int: HealthConnectApp.devices[metadata.deviceID - 1].3)
+        out.append("},\"recordingMethod\":")
+        out.append(int: metadata.recordingMethod.rawValue)
+        out.append("}")
     }
 }

@@ -31,6 +31,8 @@ struct HealthConnectOptions: Equatable, GeneratorOptions {
     /// `hc-db --steps-only`: only the step table (and the apps, devices and priorities), as
     /// before the metric tables existed: the benchmark's millions of step rows.
     var stepsOnly = false
+    /// `hc-json --metrics`: the records of the metrics beyond steps too, in the shape's form.
+    var metrics = false
 
     /// Whether `hc-db` writes a zip archive.
     var writesZip: Bool {
@@ -57,6 +59,9 @@ struct HealthConnectOptions: Equatable, GeneratorOptions {
     /// `--rows` or `--size` the length is `--days` or the command's default.
     mutating func finish(for command: Command) throws(Rejection) {
         try checkExpectedPath()
+        if metrics && shape == .dayTotals {
+            throw Rejection("'--metrics' needs a shape with records; day-totals holds steps alone")
+        }
         days = rows == nil && sizeLimit == nil ? (days ?? Self.defaultDays(command)) : nil
     }
 }
@@ -79,6 +84,16 @@ extension Option where Options == HealthConnectOptions {
             Write only steps_record_table (with the apps, devices and
             priorities), none of the metric tables (benchmarks).
             """)) { $0.stepsOnly = true }
+    }
+
+    /// `hc-json --metrics`.
+    static var metrics: Option {
+        .flag("--metrics", help: .asWritten("""
+            Also write the records of the metrics beyond steps (as hc-db's
+            tables, in the shape's form; each type under a member of its own
+            in react-native and hcgateway); --expected then adds their day
+            values ("metrics"). Not with the day-totals shape.
+            """)) { $0.metrics = true }
     }
 
     /// `hc-db --user-version N`.

@@ -30,4 +30,10 @@ struct HealthConnectRecord: Equatable {
     var wallStartMs: Int64 { startMs + Int64(startOffset) * 1000 }
     /// The end's local wall clock as if it were UTC (Flutter's `dateTo`).
     var wallEndMs: Int64 { endMs + Int64(endOffset) * 1000 }
+
+    /// Its metadata as the metric records keep theirs (its device is its app's).
+    var metadata: HealthConnectRecordMetadata {
+        HealthConnectRecordMetadata(app: app, deviceID: app.deviceID, recordingMethod: recordingMethod,
+                                    lastModifiedMs: lastModifiedMs, uuidHigh: uuidHigh, uuidLow: uuidLow, clientID: clientID)
+    }
 }

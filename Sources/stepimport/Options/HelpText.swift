@@ -89,21 +89,20 @@ enum HelpText {
             per local day and keep their dates under every rule.
             """),
         HelpSection("METRICS", body: """
-            --metric reads Health Connect's own database, Google Fit Takeout and CSV
-            files (JSON dumps give steps only so far) by the rules of `stepimport apple
-            --help`: distance, active calories (in the database in calories: divided by
-            1,000), floors, and Takeout's move minutes and heart points follow the step
-            rule; total calories, resting energy included, are their own column
-            (total_kcal), never active energy; heart rate (each reading of a series),
-            resting heart rate, HRV as RMSSD (its own column: Apple's SDNN is another
-            measure) and VO2max take the app with the most samples per day; sleep is a
-            session's asleep stages (light, deep, REM, sleeping; the whole session when
-            it has no stages), in bed its span, each per app as a union on the day it
-            ends; workouts are exercise sessions with their span. Takeout's columns
-            are found by name (Calories (kcal) is total energy); a CSV gives day values
-            under the names stepimport prints (date,steps,distance_m,hr_avg,...) or
-            records with a metric column (start,end,metric,value). Details:
-            docs/metrics.md.
+            --metric reads Health Connect's own database, apps' JSON dumps, CSV files and
+            Google Fit Takeout by the rules of `stepimport apple --help`: distance, active
+            calories (in the database in calories: divided by 1,000), floors, and
+            Takeout's move minutes and heart points follow the step rule; total
+            calories, resting energy included, are their own column (total_kcal), never
+            active energy; heart rate (each reading of a series), resting heart rate,
+            HRV as RMSSD (its own column: Apple's SDNN is another measure) and VO2max
+            take the app with the most samples per day; sleep is a session's asleep
+            stages (light, deep, REM, sleeping; the whole session when it has no
+            stages), in bed its span, each per app as a union on the day it ends;
+            workouts are exercise sessions with their span. Takeout's columns are found
+            by name (Calories (kcal) is total energy); a CSV gives day values under the
+            names stepimport prints (date,steps,distance_m,hr_avg,...) or records with
+            a metric column (start,end,metric,value). Details: docs/metrics.md.
             """),
         exitStatus,
         HelpSection("EXAMPLES", body: """

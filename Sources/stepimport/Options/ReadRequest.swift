@@ -87,8 +87,8 @@ extension ReadRequest {
                 steps (default), distance, active-energy, total-energy,
                 flights, move-minutes, heart-points, heart-rate, resting-hr,
                 hrv-rmssd, vo2max, sleep, in-bed, workouts, or all; read
-                from Health Connect's database, Takeout and CSV files (JSON
-                dumps give steps only so far). One column each (METRICS).
+                from Health Connect's database, apps' JSON dumps, CSV files
+                and Takeout. One column each (METRICS).
                 """)),
             .zone(help: .asWritten("""
                 Place every record in this IANA zone (e.g. Asia/Kolkata),
