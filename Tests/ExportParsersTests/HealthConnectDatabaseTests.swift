@@ -77,6 +77,25 @@ struct DatabaseBuilder {
     var schema = DatabaseBuilder.schema
     var journalMode = "DELETE"
 
+    /// The numbers of a table's leaf pages (SQLite's `dbstat`), ascending.
+    static func leafPages(of table: String, at path: String) throws -> [Int] {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
+            sqlite3_close(handle)
+            throw TestFailure("cannot open \(path)")
+        }
+        defer { sqlite3_close(handle) }
+        var statement: OpaquePointer?
+        let sql = "SELECT pageno FROM dbstat WHERE name = '\(table)' AND pagetype = 'leaf' ORDER BY pageno"
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw TestFailure("dbstat: \(String(cString: sqlite3_errmsg(handle)))")
+        }
+        defer { sqlite3_finalize(statement) }
+        var pages: [Int] = []
+        while sqlite3_step(statement) == SQLITE_ROW { pages.append(Int(sqlite3_column_int64(statement, 0))) }
+        return pages
+    }
+
     /// Runs SQL on a new database at `path`.
     static func execute(_ sql: String, at path: String) throws {
         var handle: OpaquePointer?
@@ -427,13 +446,16 @@ private struct TestFailure: Error, CustomStringConvertible {
         let path = folder.file("hc.db")
         try writeLarge(path)
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        // Overwrite pages in the middle of the file (the steps table's leaves) with garbage;
-        // the length stays right, so only SQLite's own checks can catch it.
+        // Overwrite three of the steps table's leaf pages (found with dbstat: the random uuids'
+        // index moves the table's pages around from one database to the next) with garbage; the
+        // length stays right, so only SQLite's own checks can catch it.
         let pageSize = Int(bytes[16]) << 8 | Int(bytes[17])
-        let pages = bytes.count / pageSize
+        let leaves = try DatabaseBuilder.leafPages(of: "steps_record_table", at: path)
+        try #require(leaves.count >= 6, "\(leaves)")
         var state: UInt64 = 42
-        for page in (pages / 3)..<(pages / 3 + 3) {
-            for index in (page * pageSize)..<((page + 1) * pageSize) {
+        for page in leaves[(leaves.count / 3)..<(leaves.count / 3 + 3)] {
+            // dbstat counts pages from 1.
+            for index in ((page - 1) * pageSize)..<(page * pageSize) {
                 state = state &* 6364136223846793005 &+ 1442695040888963407
                 bytes[index] = UInt8(truncatingIfNeeded: state >> 33)
             }
