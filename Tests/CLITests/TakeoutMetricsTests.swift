@@ -25,13 +25,19 @@ import TestSupport
         return ((millionths / 1_000_000) * scale).rounded(.toNearestOrAwayFromZero) / scale
     }
 
+    /// A CSV without quoted cells: its header and its rows, split at commas.
+    static func table(_ text: String) -> (header: [String], rows: [[String]]) {
+        let lines = text.split(whereSeparator: \.isNewline).map { line in
+            line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+        return (lines.first ?? [], Array(lines.dropFirst()))
+    }
+
     /// The days and columns the CSV says, as the tool must print them.
     static func expected(_ text: String) -> [String: [String: Double]] {
-        let lines = text.split(whereSeparator: \.isNewline).map(String.init)
-        let header = lines[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let (header, rows) = table(text)
         var days: [String: [String: Double]] = [:]
-        for line in lines.dropFirst() {
-            let cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        for cells in rows {
             var day: [String: Double] = [:]
             var sleepMs: Double?
             for (name, cell) in zip(header, cells) where !cell.isEmpty {
@@ -49,11 +55,9 @@ import TestSupport
 
     /// The printed CSV as days and columns (empty cells left out).
     static func printed(_ text: String) -> (header: [String], days: [String: [String: Double]]) {
-        let lines = text.split(whereSeparator: \.isNewline).map(String.init)
-        let header = lines[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let (header, rows) = table(text)
         var days: [String: [String: Double]] = [:]
-        for line in lines.dropFirst() {
-            let cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        for cells in rows {
             var day: [String: Double] = [:]
             for (name, cell) in zip(header.dropFirst(), cells.dropFirst()) where !cell.isEmpty { day[name] = Double(cell) }
             days[cells[0]] = day

@@ -21,17 +21,7 @@ import TestSupport
                      fileName: String? = nil, chunk: Int = 7) throws -> Outcome {
         let aggregator = MetricAggregator(metrics: metrics, rule: .recordedOffset)
         let parser = StepCSVParser(sink: aggregator, invalidRecords: policy, fileName: fileName, metrics: metrics)
-        let bytes = Array(text.utf8)
-        var start = 0
-        while start < bytes.count {
-            let end = min(bytes.count, start + chunk)
-            let outcome = bytes[start..<end].withUnsafeBytes { piece in
-                Result { () throws(ParseFailure) in try parser.feed(piece) }
-            }
-            try outcome.get()
-            start = end
-        }
-        try parser.finish()
+        try parser.feedAll(Array(text.utf8), chunk: chunk)
         try aggregator.finish()
         return Outcome(days: aggregator.days(), values: aggregator.sourceValues(), statistics: parser.statistics,
                        aggregator: aggregator)
@@ -172,13 +162,7 @@ import TestSupport
         #expect(outcome.statistics.otherTypes == ["Weight", "Height", "BloodPressure", "Hydration", "BodyFat"])
         var summary = ImportSummary()
         let parser = StepCSVParser(sink: MetricAggregator(metrics: .steps, rule: .recordedOffset), metrics: .steps)
-        let fed = Array(text.utf8).withUnsafeBytes { bytes in
-            Result { () throws(ParseFailure) in
-                try parser.feed(bytes)
-                try parser.finish()
-            }
-        }
-        try fed.get()
+        try parser.feedAll(Array(text.utf8), chunk: 1 << 16)
         parser.summarize(into: &summary, at: InputLocation(path: "dump.csv"))
         #expect(summary.notes.contains { if case .fact(let text) = $0 { text.contains("7 records of types no metric reads left out (\"Weight\", \"Height\"") } else { false } },
                 "\(summary.notes)")

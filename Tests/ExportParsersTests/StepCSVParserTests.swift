@@ -18,16 +18,7 @@ import TestSupport
                       fileName: String? = nil, into sink: StepSink? = nil) throws(ParseFailure) -> Outcome {
         let collector = SampleCollector()
         let parser = StepCSVParser(sink: sink ?? collector, invalidRecords: policy, fileName: fileName)
-        var start = 0
-        while start < bytes.count {
-            let end = min(bytes.count, start + chunk)
-            let outcome = bytes[start..<end].withUnsafeBytes { piece in
-                Result { () throws(ParseFailure) in try parser.feed(piece) }
-            }
-            try outcome.get()
-            start = end
-        }
-        try parser.finish()
+        try parser.feedAll(bytes, chunk: chunk)
         return Outcome(collector: collector, statistics: parser.statistics)
     }
 

@@ -84,3 +84,20 @@ extension ImportNote {
         return nil
     }
 }
+
+extension StepRecordParser {
+    /// Feeds `bytes` in pieces of `chunk` bytes, then finishes: the input cut at every boundary a
+    /// reader may meet.
+    public func feedAll(_ bytes: [UInt8], chunk: Int) throws(ParseFailure) {
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + chunk)
+            let outcome = bytes[start..<end].withUnsafeBytes { piece in
+                Result { () throws(ParseFailure) in try feed(piece) }
+            }
+            try outcome.get()
+            start = end
+        }
+        try finish()
+    }
+}
