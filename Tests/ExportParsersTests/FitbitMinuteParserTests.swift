@@ -98,7 +98,8 @@ import TestSupport
 
     @Test func recognisesFitbitsLayoutAndNames() {
         #expect(FitbitMinuteParser.looksLikeMinuteArray(Array("\u{FEFF}[{\n  \"dateTime\" : \"07/17/22".utf8)))
-        #expect(FitbitMinuteParser.looksLikeMinuteArray(Array(#"[ { "value": "3", "dateTime""#.utf8)))
+        #expect(!FitbitMinuteParser.looksLikeMinuteArray(Array(#"[{"value":{"__type":"NumericHealthValue""#.utf8)))
+        #expect(!FitbitMinuteParser.looksLikeMinuteArray(Array(#"[{"dateTime":"2022-07-17T12:00:00""#.utf8)))
         #expect(!FitbitMinuteParser.looksLikeMinuteArray(Array(#"[{"startTime":"2023"#.utf8)))
         #expect(!FitbitMinuteParser.looksLikeMinuteArray(Array(#"{"dateTime":"#.utf8)))
         #expect(FitbitMinuteParser.kind(ofFileNamed: "Takeout/Fitbit/Global Export Data/steps-2022-07-16.json") == .steps)

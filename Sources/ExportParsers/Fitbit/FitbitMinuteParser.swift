@@ -50,15 +50,19 @@ public final class FitbitMinuteParser: StepRecordParser {
     }
 
     /// Whether the first bytes of a file (after a byte order mark and white space) open an array
-    /// whose first object's first member is `dateTime` or `value`: Fitbit's per-minute layout.
-    /// The rows are checked one by one as they are read.
+    /// whose first object's first member is `dateTime` with a `MM/` date: Fitbit's per-minute
+    /// layout (other dumps have a `value` member too, Flutter's first). The rows are checked one by
+    /// one as they are read.
     public static func looksLikeMinuteArray(_ head: [UInt8]) -> Bool {
         var text = ContentHead.afterBOMAndSpace(head)
-        guard text.first == UInt8(ascii: "[") else { return false }
-        text = ContentHead.afterBOMAndSpace(Array(text.dropFirst()))
-        guard text.first == UInt8(ascii: "{") else { return false }
-        text = ContentHead.afterBOMAndSpace(Array(text.dropFirst()))
-        return text.starts(with: Array("\"dateTime\"".utf8)) || text.starts(with: Array("\"value\"".utf8))
+        for expected in ["[", "{", "\"dateTime\"", ":", "\""] {
+            let bytes = Array(expected.utf8)
+            guard text.starts(with: bytes) else { return false }
+            text = ContentHead.afterBOMAndSpace(Array(text.dropFirst(bytes.count)))
+        }
+        let month = Array(text.prefix(3))
+        return month.count == 3 && month[0] >= 0x30 && month[0] <= 0x39 && month[1] >= 0x30 && month[1] <= 0x39
+            && month[2] == UInt8(ascii: "/")
     }
 
     /// The kind of per-minute file a name says it is (`steps-YYYY-MM-DD.json`, any folder), or nil.
