@@ -8,20 +8,31 @@ extension HealthConnectImport.Reader {
         let members = container.members
         // A folder given itself (`Takeout/Fit/All Data/`) names the folder its files are in.
         let folderName = container.isZip ? nil : URL(fileURLWithPath: container.location.path).lastPathComponent
-        if let plan = TakeoutPlan.choose(members.map(\.name), inFolderNamed: folderName) {
-            try readTakeout(plan, members, container: container.location, folderName: folderName)
+        let takeout = TakeoutPlan.choose(members.map(\.name), inFolderNamed: folderName)
+        let fitbit = FitbitPlan.choose(members.map(\.name))
+        if takeout != nil || fitbit != nil {
+            if let takeout {
+                try readTakeout(takeout, members, container: container.location, folderName: folderName)
+            }
+            if let fitbit {
+                try readFitbit(fitbit, members)
+            }
+            if takeout != nil && fitbit != nil {
+                summary.notes.append(.fact("Takeout holds steps from both Google Fit and Fitbit: read as two sources; "
+                    + "each day takes the higher one, never their sum"))
+            }
             return
         }
         var databases: [InputMember] = []
-        var texts: [(InputMember, HealthConnectInputFormat)] = []
+        var texts: [(InputMember, HealthConnectInputFormat, [UInt8])] = []
         var zips: [InputMember] = []
         var sawApple = false
         for member in members {
             let head = try member.head(HealthConnectImport.headLength)
             switch HealthConnectImport.sniff(head) {
             case .sqlite: databases.append(member)
-            case .json: texts.append((member, .json))
-            case .csv: texts.append((member, .csv))
+            case .json: texts.append((member, .json, head))
+            case .csv: texts.append((member, .csv, head))
             case .zip: zips.append(member)
             case .appleXML: sawApple = true
             default: break
@@ -36,8 +47,8 @@ extension HealthConnectImport.Reader {
         }
         if !texts.isEmpty {
             plannedTotal = texts.reduce(0) { $0 + $1.0.size }
-            for (member, format) in texts {
-                try readText(try member.open(), format: forced ?? format, name: member.name)
+            for (member, format, head) in texts {
+                try readText(try member.open(), format: forced ?? format, name: member.name, head: head)
             }
             if texts.count > 1 {
                 summary.notes.append("read \(texts.count) files: \(texts.prefix(5).map(\.0.name).joined(separator: ", "))\(texts.count > 5 ? ", ..." : "")")

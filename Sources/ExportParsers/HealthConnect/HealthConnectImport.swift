@@ -110,6 +110,8 @@ extension HealthConnectImport {
         /// their records, CSV files their columns; Takeout's raw step streams give steps alone,
         /// and the summary says so.
         var metrics: MetricSet = .steps
+        /// Fitbit minutes read since the last note on them (`noteFitbitMinutes`).
+        var fitbitMinutes = 0
         /// Whether the summary already says that a dump gave steps only.
         private var notedStepsOnlyDump = false
         var summary = ImportSummary()
@@ -141,7 +143,7 @@ extension HealthConnectImport {
                     try readDatabase(try HealthConnectDatabase(copying: file, location: file.location, limits: limits))
                 }
             case .json, .csv:
-                try readText(file, format: format, name: name)
+                try readText(file, format: format, name: name, head: head)
             }
         }
 
@@ -157,21 +159,33 @@ extension HealthConnectImport {
             }
         }
 
-        /// Streams a JSON or CSV input through its parser.
-        mutating func readText(_ stream: ByteStream, format: HealthConnectInputFormat, name: String?) throws(ExportError) {
+        /// Streams a JSON or CSV input through its parser; `head`, its first bytes when known,
+        /// tells a Fitbit per-minute file from the JSON dumps of apps.
+        mutating func readText(_ stream: ByteStream, format: HealthConnectInputFormat, name: String?,
+                               head: [UInt8]? = nil) throws(ExportError) {
             let parser: SummarizingParser
             switch format {
             case .json:
+                if let head, FitbitMinuteParser.looksLikeMinuteArray(head) {
+                    try readFitbitFile(stream, name: name, head: head)
+                    noteFitbitMinutes(files: 1, accountZone: nil)
+                    return
+                }
                 parser = HealthConnectJSONParser(sink: sink, invalidRecords: policy, metrics: metrics)
             case .csv:
                 parser = StepCSVParser(sink: sink, invalidRecords: policy, fileName: name, metrics: metrics)
             case .sqlite:
                 preconditionFailure("databases are not streamed")
             }
+            try pump(stream, through: parser, grammar: format == .json ? "JSON" : "CSV")
+        }
+
+        /// Streams an input through `parser` and adds what it read to the summary.
+        mutating func pump(_ stream: ByteStream, through parser: SummarizingParser, grammar: String) throws(ExportError) {
             let before = bytesBefore
             let planned = plannedTotal
             let report = progress
-            let read = try StreamPump.run(stream, into: parser, expected: .healthConnect, grammar: format == .json ? "JSON" : "CSV",
+            let read = try StreamPump.run(stream, into: parser, expected: .healthConnect, grammar: grammar,
                                           progress: report.map { report in { done, total in report(before + done, planned ?? total) } })
             bytesBefore += read
             summary.bytesRead += read

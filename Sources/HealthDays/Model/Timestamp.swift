@@ -42,6 +42,25 @@ public enum Timestamp {
         return (localMs - Int64(offset) * 1000, offset)
     }
 
+    /// Reads Fitbit's `MM/dd/yy HH:mm:ss` (`07/17/22 12:23:00`), a wall clock with no zone, as
+    /// milliseconds since 1970 with the wall time taken as UTC; nil when malformed.
+    ///
+    /// The two-digit year is 20yy: Fitbit's first tracker shipped in 2009, and the exports stop
+    /// being written before 2100. The date is checked by `LocalDate`, the one date rule.
+    @inline(__always)
+    public static func parseMonthDayYear(_ text: UnsafeRawBufferPointer) -> Int64? {
+        guard text.count == 17, let month = ASCIIDigits.two(text, at: 0), text[2] == 0x2F,
+              let day = ASCIIDigits.two(text, at: 3), text[5] == 0x2F,
+              let year = ASCIIDigits.two(text, at: 6), text[8] == 0x20,
+              let hour = ASCIIDigits.two(text, at: 9), text[11] == 0x3A,
+              let minute = ASCIIDigits.two(text, at: 12), text[14] == 0x3A,
+              let second = ASCIIDigits.two(text, at: 15),
+              hour <= 23, minute <= 59, second <= 59,
+              let date = LocalDate(year: 2000 + year, month: month, day: day)
+        else { return nil }
+        return (Int64(date.daysSinceEpoch) * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000
+    }
+
     /// Parses a timestamp given as a string (tests, small inputs).
     public static func parse(_ text: String) -> (ms: Int64, offset: Int32?)? {
         var text = text

@@ -7,6 +7,10 @@ public enum ImportNote: Equatable, Sendable, ExpressibleByStringInterpolation {
     case wallClockRecords(InputLocation, count: Int)
     /// Records with no zone offset: taken as UTC unless a zone is given.
     case recordsWithoutOffset(count: Int)
+    /// Fitbit's per-minute rows, in the account's local wall time: each counts on the date written
+    /// (the date in the account's zone), or is read in the `--tz` zone. `accountZone` is the zone
+    /// the export's profile names, when it has one.
+    case fitbitWallClock(minutes: Int, files: Int, accountZone: String?)
 
     public init(stringLiteral value: String) {
         self = .fact(value)

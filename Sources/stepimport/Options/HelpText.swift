@@ -74,6 +74,10 @@ enum HelpText {
             whole Takeout zip or folder. Takeout holds the same steps up to three times;
             the daily summary is preferred, then the per-day CSVs, then estimated_steps,
             and they are never added together.
+          - Fitbit, from Google Takeout: the per-minute steps-YYYY-MM-DD.json files of
+            Takeout/Fitbit/Global Export Data, one file, that folder, or the whole Takeout
+            zip or folder, as source Fitbit. A Takeout with both Google Fit and Fitbit
+            reads both as two sources: each day takes the higher, never their sum.
 
         The android and com.android.healthconnect.phone.* origins are the phone's own
         counter under two names and count as one source.
@@ -87,6 +91,9 @@ enum HelpText {
             summary says how many. --tz places every record in the trainee's zone; it is
             the same rule as for `stepimport apple`. Takeout's daily totals are already
             per local day and keep their dates under every rule.
+            Fitbit's minutes are the account's local wall clock: each counts on the date
+            written (the date in the zone of the profile, which the summary names), or is
+            read in the --tz zone, which gives the same dates.
             """),
         HelpSection("METRICS", body: """
             --metric reads Health Connect's own database, apps' JSON dumps, CSV files and

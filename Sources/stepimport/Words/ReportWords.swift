@@ -10,6 +10,14 @@ extension ImportNote {
             return text.escapingControlCharacters()
         case .wallClockRecords(let location, let count):
             return "\(location): \(Plural.count(count, "step record")) in local wall time with no zone: dated as written, or read in the --tz zone"
+        case .fitbitWallClock(let minutes, let files, let accountZone):
+            let read = "Fitbit: \(Plural.count(minutes, "minute")) from \(Plural.count(files, "file")) in the account's local wall time"
+            guard let accountZone else {
+                return read + " (no profile with its zone was found): each counts on the date written, or is read in the --tz zone"
+            }
+            let zone = accountZone.escapingControlCharacters()
+            return read + " (\(zone), from the profile): each counts on the date written, its date in \(zone); "
+                + "--tz \(zone) places the input's other sources in that zone too"
         case .recordsWithoutOffset(let count):
             return "\(count == 1 ? "1 record carries" : "\(count) records carry") no zone offset: taken as UTC unless --tz is given"
         }

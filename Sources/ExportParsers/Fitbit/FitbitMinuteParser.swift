@@ -1,0 +1,248 @@
+import HealthDays
+import StreamingText
+
+/// Counts from one Fitbit per-minute file, for the report.
+public struct FitbitMinuteStatistics: Equatable, Sendable {
+    /// Objects read as minute rows (skipped ones included).
+    public var rows = 0
+    /// Minutes handed to the sink.
+    public var minutes = 0
+    /// Rows skipped under `InvalidRecordPolicy.skip`, with the first few.
+    public var skipped = SkippedRecords()
+
+    public init() {}
+}
+
+/// Streams one of Fitbit's per-minute files from Google Takeout (`Takeout/Fitbit/Global Export
+/// Data/steps-YYYY-MM-DD.json`): a JSON array of `{"dateTime": "MM/DD/YY HH:MM:SS", "value": "N"}`,
+/// the count written as a string, about a month of minutes a file.
+///
+/// `dateTime` is the account's local wall clock with no zone (docs/fitbit.md gives the evidence),
+/// so each row is a one-minute sample marked `wallClock`: it counts on the date written, or is
+/// read in the `--tz` zone. Push-style and flat in memory: one row's two fields are kept at a time.
+public final class FitbitMinuteParser: StepRecordParser {
+    /// What a Fitbit per-minute file counts, from its name (the rows of every kind look alike).
+    public enum Kind: String, Sendable, CaseIterable {
+        case steps
+
+        /// The file name's prefix: `steps-` for `steps-2022-07-16.json`.
+        public var fileNamePrefix: String { rawValue + "-" }
+    }
+
+    /// The source name of every Fitbit sample: the export has one account and no app names.
+    public static let source = "Fitbit"
+
+    private let tokenizer: JSONTokenizer<RowAssembler>
+
+    public init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy = .fail) {
+        tokenizer = JSONTokenizer(handler: RowAssembler(sink: sink, policy: policy), allowsMultipleValues: false)
+    }
+
+    /// What was read so far.
+    public var statistics: FitbitMinuteStatistics { tokenizer.handler.statistics }
+
+    public func feed(_ bytes: UnsafeRawBufferPointer) throws(ParseFailure) {
+        try tokenizer.feed(bytes)
+    }
+
+    public func finish() throws(ParseFailure) {
+        try tokenizer.finish()
+    }
+
+    /// Whether the first bytes of a file (after a byte order mark and white space) open an array
+    /// whose first object's first member is `dateTime` with a `MM/` date: Fitbit's per-minute
+    /// layout (other dumps have a `value` member too, Flutter's first). The rows are checked one by
+    /// one as they are read.
+    public static func looksLikeMinuteArray(_ head: [UInt8]) -> Bool {
+        var text = ContentHead.afterBOMAndSpace(head)
+        for expected in ["[", "{", "\"dateTime\"", ":", "\""] {
+            let bytes = Array(expected.utf8)
+            guard text.starts(with: bytes) else { return false }
+            text = ContentHead.afterBOMAndSpace(Array(text.dropFirst(bytes.count)))
+        }
+        let month = Array(text.prefix(3))
+        return month.count == 3 && month[0] >= 0x30 && month[0] <= 0x39 && month[1] >= 0x30 && month[1] <= 0x39
+            && month[2] == UInt8(ascii: "/")
+    }
+
+    /// The kind of per-minute file a name says it is (`steps-YYYY-MM-DD.json`, any folder), or nil.
+    public static func kind(ofFileNamed name: String) -> Kind? {
+        let file = name.split(separator: "/").last.map(String.init) ?? name
+        let lower = file.lowercased()
+        for kind in Kind.allCases where lower.hasPrefix(kind.fileNamePrefix) && lower.hasSuffix(".json") {
+            let date = lower.dropFirst(kind.fileNamePrefix.count).dropLast(".json".count)
+            if LocalDate(String(date)) != nil { return kind }
+        }
+        return nil
+    }
+}
+
+extension FitbitMinuteParser {
+    /// Receives the tokens: the one array, its row objects, their `dateTime` and `value`.
+    final class RowAssembler: JSONTokenHandler {
+        let sink: StepSink
+        let policy: InvalidRecordPolicy
+        var statistics = FitbitMinuteStatistics()
+
+        private enum Field { case dateTime, value, other }
+
+        /// 0 outside the array, 1 in it, 2 in a row, deeper inside a row's nested value.
+        private var depth = 0
+        private var field = Field.other
+        private var rowPosition = JSONPosition(line: 1, column: 1, offset: 0)
+        /// The row's texts, as written (at most `maxFieldBytes` kept; longer is invalid anyway).
+        private var dateTime: [UInt8] = []
+        private var value: [UInt8] = []
+        private var sawDateTime = false
+        private var sawValue = false
+        /// What the value was when not a string or number ("an object", "null", ...).
+        private var valueProblem: String?
+        private static let maxFieldBytes = 64
+        private static let sourceUTF8: [UInt8] = Array(FitbitMinuteParser.source.utf8)
+
+        init(sink: StepSink, policy: InvalidRecordPolicy) {
+            self.sink = sink
+            self.policy = policy
+            dateTime.reserveCapacity(Self.maxFieldBytes)
+            value.reserveCapacity(Self.maxFieldBytes)
+        }
+
+        private func wrongKind(_ found: String, at position: JSONPosition) -> ParseFailure {
+            ParseFailure(kind: .wrongKind, at: position.sourcePosition,
+                         message: "expected Fitbit's per-minute array of {\"dateTime\", \"value\"} objects, found \(found)")
+        }
+
+        func arrayStart(at position: JSONPosition) throws(ParseFailure) {
+            switch depth {
+            case 0: depth = 1
+            case 1: throw wrongKind("an array inside the array", at: position)
+            default: try nested("an array", at: position)
+            }
+        }
+
+        func arrayEnd(at position: JSONPosition) throws(ParseFailure) {
+            depth -= 1
+        }
+
+        func objectStart(at position: JSONPosition) throws(ParseFailure) {
+            switch depth {
+            case 0: throw wrongKind("an object at the top level", at: position)
+            case 1:
+                depth = 2
+                rowPosition = position
+                dateTime.removeAll(keepingCapacity: true)
+                value.removeAll(keepingCapacity: true)
+                sawDateTime = false
+                sawValue = false
+                valueProblem = nil
+                field = .other
+            default: try nested("an object", at: position)
+            }
+        }
+
+        func objectEnd(at position: JSONPosition) throws(ParseFailure) {
+            depth -= 1
+            if depth == 1 { try finishRow() }
+        }
+
+        func key(_ utf8: UnsafeRawBufferPointer, at position: JSONPosition) throws(ParseFailure) {
+            guard depth == 2 else { return }
+            if utf8.elementsEqual("dateTime".utf8) {
+                field = .dateTime
+            } else if utf8.elementsEqual("value".utf8) {
+                field = .value
+            } else {
+                field = .other
+            }
+        }
+
+        func string(_ utf8: UnsafeRawBufferPointer, at position: JSONPosition) throws(ParseFailure) {
+            try scalar(utf8, at: position)
+        }
+
+        func number(_ text: UnsafeRawBufferPointer, at position: JSONPosition) throws(ParseFailure) {
+            try scalar(text, at: position)
+        }
+
+        func bool(_ value: Bool, at position: JSONPosition) throws(ParseFailure) {
+            try other(value ? "true" : "false", at: position)
+        }
+
+        func null(at position: JSONPosition) throws(ParseFailure) {
+            try other("null", at: position)
+        }
+
+        private func scalar(_ text: UnsafeRawBufferPointer, at position: JSONPosition) throws(ParseFailure) {
+            switch depth {
+            case 0, 1: throw wrongKind("a value that is not an object", at: position)
+            case 2:
+                let kept = UnsafeRawBufferPointer(rebasing: text.prefix(Self.maxFieldBytes + 1))
+                switch field {
+                case .dateTime:
+                    sawDateTime = true
+                    dateTime.append(contentsOf: kept)
+                case .value:
+                    sawValue = true
+                    value.append(contentsOf: kept)
+                case .other: break
+                }
+            default: break
+            }
+        }
+
+        private func other(_ what: String, at position: JSONPosition) throws(ParseFailure) {
+            switch depth {
+            case 0, 1: throw wrongKind("a value that is not an object", at: position)
+            case 2:
+                if field == .value { sawValue = true; valueProblem = what }
+                if field == .dateTime { sawDateTime = true; dateTime.append(contentsOf: what.utf8) }
+            default: break
+            }
+        }
+
+        /// An object or array inside a row: fine under another member, not as the value.
+        private func nested(_ what: String, at position: JSONPosition) throws(ParseFailure) {
+            if depth == 2 && field == .value {
+                sawValue = true
+                valueProblem = what
+            }
+            depth += 1
+        }
+
+        private func finishRow() throws(ParseFailure) {
+            statistics.rows += 1
+            let position = rowPosition.sourcePosition
+            guard sawDateTime else { return try reject(at: position, "it has no dateTime") }
+            guard let startMs = dateTime.withUnsafeBytes({ Timestamp.parseMonthDayYear($0) }) else {
+                return try reject(at: position, "dateTime \(Self.quoted(dateTime)) is not a date and time as MM/DD/YY HH:MM:SS")
+            }
+            guard sawValue else { return try reject(at: position, "it has no value") }
+            if let valueProblem { return try reject(at: position, "value is \(valueProblem), not a count") }
+            guard let steps = value.withUnsafeBytes({ DecimalNumber.parse($0) }) else {
+                return try reject(at: position, "value \(Self.quoted(value)) is not a number")
+            }
+            // A minute is 60,000 ms; the end cannot overflow within the years a reader takes.
+            let sample = StepSample(startMs: startMs, endMs: startMs + 60_000, offsetSeconds: nil, value: steps,
+                                    wallClock: true)
+            if let problem = SampleLimits.problem(in: sample) {
+                return try reject(at: position, problem.message(steps: "value \(Self.quoted(value))",
+                                                                start: "dateTime \(Self.quoted(dateTime))",
+                                                                end: "dateTime \(Self.quoted(dateTime)) plus a minute"))
+            }
+            statistics.minutes += 1
+            Self.sourceUTF8.withUnsafeBytes { sink.add(sample, sourceUTF8: $0) }
+        }
+
+        private func reject(at position: SourcePosition, _ problem: @autoclosure () -> String) throws(ParseFailure) {
+            if let failure = policy.reject(at: position, problem(), skipped: &statistics.skipped) {
+                throw failure
+            }
+        }
+
+        /// A field's text in quotes, cut after `maxFieldBytes` bytes.
+        private static func quoted(_ bytes: [UInt8]) -> String {
+            let text = String(decoding: bytes.prefix(maxFieldBytes), as: UTF8.self)
+            return "\"\(text)\(bytes.count > maxFieldBytes ? "..." : "")\""
+        }
+    }
+}

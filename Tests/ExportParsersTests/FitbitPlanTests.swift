@@ -1,0 +1,26 @@
+import Testing
+@testable import ExportParsers
+
+@Suite struct FitbitPlanTests {
+    @Test func choosesTheStepFilesAndTakeoutsOwnProfile() throws {
+        let plan = try #require(FitbitPlan.choose([
+            "Takeout/Fitbit/Global Export Data/steps-2022-08-15.json",
+            "Takeout/Fitbit/Global Export Data/distance-2022-08-15.json",
+            "Takeout/Fitbit/Global Export Data/steps-2022-07-16.json",
+            "Takeout/Fitbit/Other/profile-old.csv",
+            "Takeout/Fitbit/Your Profile/Profile.csv",
+        ]))
+        #expect(plan.stepFiles == ["Takeout/Fitbit/Global Export Data/steps-2022-07-16.json",
+                                   "Takeout/Fitbit/Global Export Data/steps-2022-08-15.json"])
+        #expect(plan.profile == "Takeout/Fitbit/Your Profile/Profile.csv")
+        #expect(FitbitPlan.choose(["Takeout/Fitbit/Your Profile/Profile.csv", "distance-2022-08-15.json"]) == nil)
+    }
+
+    @Test func theAccountZoneIsTheProfilesTimezoneColumn() {
+        let real = Array("id,full_name,timezone,locale\n1,\"Doe, Jane\",America/New_York,en_IN\n".utf8)
+        #expect(FitbitPlan.accountZone(inProfileHead: real) == "America/New_York")
+        #expect(FitbitPlan.accountZone(inProfileHead: Array("timezone\nPST\n".utf8)) == nil)
+        #expect(FitbitPlan.accountZone(inProfileHead: Array("locale\nen_US\n".utf8)) == nil)
+        #expect(FitbitPlan.accountZone(inProfileHead: Array("timezone\n".utf8)) == nil)
+    }
+}
