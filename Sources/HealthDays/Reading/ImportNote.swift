@@ -7,6 +7,9 @@ public enum ImportNote: Equatable, Sendable, ExpressibleByStringInterpolation {
     case wallClockRecords(InputLocation, count: Int)
     /// Records with no zone offset: taken as UTC unless a zone is given.
     case recordsWithoutOffset(count: Int)
+    /// Health Connect's stored priority for activity (package names, highest first), which the
+    /// default rule does not follow and `--rule hc-priority` does.
+    case activityPriority([String])
 
     public init(stringLiteral value: String) {
         self = .fact(value)
