@@ -12,6 +12,9 @@ extension ImportNote {
             return "\(location): \(Plural.count(count, "step record")) in local wall time with no zone: dated as written, or read in the --tz zone"
         case .recordsWithoutOffset(let count):
             return "\(count == 1 ? "1 record carries" : "\(count) records carry") no zone offset: taken as UTC unless --tz is given"
+        case .activityPriority(let names):
+            return ("Health Connect's own priority for activity: " + names.joined(separator: " > ")
+                + "; its app shows the top app's steps in each moment, stepimport the highest single app per day").escapingControlCharacters()
         }
     }
 }
