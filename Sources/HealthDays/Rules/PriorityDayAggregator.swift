@@ -206,21 +206,17 @@ public final class PriorityDayAggregator: PriorityRecordSink {
 
     /// One sweep over `records`: every slice between consecutive start and end points goes to
     /// the highest-ranked open record (rank, then later `lastModified`, later start, later end,
-    /// larger value: Health Connect's order), pro rata; records equal in all of these count once.
+    /// larger value: Health Connect's order), pro rata. Exact copies count once without being
+    /// looked for: one record wins each slice, and a zero-length one only its first start-end pair
+    /// (Health Connect's ordered sets drop them instead; the totals are the same).
     private func total(_ records: ArraySlice<PriorityRecord>) {
         guard !records.isEmpty else { return }
         var ordered = Array(records)
         ordered.sort(by: PriorityRecord.ranksBelow)
-        // Records equal in the whole order are one record, as in Health Connect's ordered sets.
-        var unique: [PriorityRecord] = []
-        unique.reserveCapacity(ordered.count)
-        for record in ordered where unique.last.map({ PriorityRecord.ranksBelow($0, record) }) ?? true {
-            unique.append(record)
-        }
         // Points: time, then starts before ends, then the record's place in the order.
         var points: [SweepPoint] = []
-        points.reserveCapacity(unique.count * 2)
-        for (index, record) in unique.enumerated() {
+        points.reserveCapacity(ordered.count * 2)
+        for (index, record) in ordered.enumerated() {
             points.append(SweepPoint(time: record.start, isEnd: false, record: Int32(index)))
             points.append(SweepPoint(time: record.end, isEnd: true, record: Int32(index)))
         }
@@ -229,13 +225,13 @@ public final class PriorityDayAggregator: PriorityRecordSink {
             if lhs.isEnd != rhs.isEnd { return !lhs.isEnd }
             return lhs.record < rhs.record
         }
-        var open = OpenRecords(count: unique.count)
+        var open = OpenRecords(count: ordered.count)
         for index in points.indices {
             let point = points[index]
             if point.isEnd { open.close(point.record) } else { open.open(point.record) }
             guard index + 1 < points.count, let top = open.highest() else { continue }
             let next = points[index + 1]
-            let winner = unique[Int(top)]
+            let winner = ordered[Int(top)]
             if winner.start == winner.end {
                 // A zero-length record counts whole once, between its start point and an end point.
                 if !point.isEnd && next.isEnd { place(winner.value, at: winner.start, source: winner.source) }
