@@ -125,7 +125,7 @@ public final class HealthConnectDatabase {
         }
         // Health Connect's own total (`--rule hc-priority`) needs the stored priority, each row's
         // last_modified_time and the rows in time order; every other read stays as it was.
-        let prioritySink = sink as? PriorityRecordSink
+        let prioritySink = sink.prioritySink
         if let prioritySink {
             // As the sources the rows count under: the phone's two names are one source, ranked where it first appears.
             prioritySink.storedPriority(statistics.activityPriority.map { names in

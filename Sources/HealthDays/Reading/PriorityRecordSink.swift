@@ -2,8 +2,8 @@
 /// takes what a plain `StepSink` never needs: the priority list an export stores, when each record
 /// was last modified, and whether records come in time order.
 ///
-/// A reader asks for this protocol once per read (`sink as? PriorityRecordSink`) and only then
-/// reads the extra columns; every other read stays exactly as it was.
+/// A reader asks for it once per read (`sink.prioritySink`) and only then reads the extra
+/// columns; every other read stays exactly as it was.
 public protocol PriorityRecordSink: StepSink {
     /// The priority list the export itself holds for steps (Health Connect's ACTIVITY category):
     /// package names, highest first; nil when the export holds none. Called before any record.

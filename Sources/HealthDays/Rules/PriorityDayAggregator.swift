@@ -53,6 +53,8 @@ public final class PriorityDayAggregator: PriorityRecordSink {
 
     // MARK: - Input
 
+    public var prioritySink: PriorityRecordSink? { self }
+
     public func storedPriority(_ packageNames: [String]?) {
         storedPriority = packageNames
         inputHasPlaceForPriority = true
