@@ -105,3 +105,39 @@ import TestSupport
         #expect(collector.entries.map(\.sample.value) == [2, 1])
     }
 }
+
+/// react-native's `metadata.lastModifiedTime` breaks ties under `--rule hc-priority`; other reads never look at it.
+@Suite struct HealthConnectJSONPriorityTests {
+    /// A 09:00-10:00 600 and B 09:30-10:30 900, one app; A modified at `modifiedA`, B at 11:00.
+    private func dump(modifiedA: String) -> [UInt8] {
+        Array("""
+            {"records":[
+            {"startTime":"2024-03-01T09:00:00Z","endTime":"2024-03-01T10:00:00Z","count":600,
+             "metadata":{"dataOrigin":"com.phone","lastModifiedTime":"\(modifiedA)"}},
+            {"startTime":"2024-03-01T09:30:00Z","endTime":"2024-03-01T10:30:00Z","count":900,
+             "metadata":{"lastModifiedTime":"2024-03-01T11:00:00Z","dataOrigin":"com.phone"}}
+            ]}
+            """.utf8)
+    }
+
+    private func total(_ bytes: [UInt8], chunk: Int) throws -> [String] {
+        let aggregator = PriorityDayAggregator(rule: .recordedOffset, priority: ["com.phone"])
+        try HealthConnectJSONParser(sink: aggregator, invalidRecords: .fail).feedAll(bytes, chunk: chunk)
+        try aggregator.finish()
+        return aggregator.dayTotals().pairs
+    }
+
+    @Test(arguments: [1, 7, 4096]) func theRecordModifiedLastWins(chunk: Int) throws {
+        // A later: A's 600, then B's last half 450. B later: A's first half 300, then B's 900.
+        #expect(try total(dump(modifiedA: "2024-03-01T12:00:00Z"), chunk: chunk) == ["2024-03-01=1050"])
+        #expect(try total(dump(modifiedA: "2024-03-01T10:45:00Z"), chunk: chunk) == ["2024-03-01=1200"])
+        // Unreadable: no say in ties, so the later start (B) wins.
+        #expect(try total(dump(modifiedA: "soon"), chunk: chunk) == ["2024-03-01=1200"])
+    }
+
+    @Test func aPlainReadIsUnchanged() throws {
+        let collector = SampleCollector()
+        try HealthConnectJSONParser(sink: collector, invalidRecords: .fail).feedAll(dump(modifiedA: "soon"), chunk: 4096)
+        #expect(collector.entries.map(\.sample.value) == [600, 900])
+    }
+}

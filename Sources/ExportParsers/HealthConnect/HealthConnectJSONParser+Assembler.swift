@@ -40,7 +40,7 @@ extension HealthConnectJSONParser {
         var position: JSONPosition
         /// A member that only Flutter's `health` writes was seen (`sourcePlatform`).
         var flutterMarker = false
-        var fields = InlineArray<10, Field>(repeating: Field())
+        var fields = InlineArray<11, Field>(repeating: Field())
 
         init(isArray: Bool, key: Key, position: JSONPosition) {
             self.isArray = isArray
@@ -110,7 +110,7 @@ extension HealthConnectJSONParser {
             self.policy = policy
             self.metrics = metrics
             readsMetrics = metrics.metrics.contains { $0 != .steps }
-            keys = KeyTable(readsMetrics ? Key.allCases : Key.stepKeys)
+            keys = KeyTable(readsMetrics ? Key.allCases : sink.prioritySink != nil ? Key.stepKeys + [.lastModifiedTime] : Key.stepKeys)
             frames = .allocate(capacity: capacity)
             storage = .allocate(byteCount: capacity * Slot.storage, alignment: 16)
             let metricCapacity = readsMetrics ? capacity : 0

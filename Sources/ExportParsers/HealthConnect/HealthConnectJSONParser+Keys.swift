@@ -42,6 +42,9 @@ extension HealthConnectJSONParser {
         case exerciseType, workoutActivityType
         // Names that say which energy a record holds, above records that do not say it themselves.
         case activeCaloriesBurned, totalCaloriesBurned
+        // When the record was last changed (react-native's `metadata.lastModifiedTime`): known only
+        // to a read for Health Connect's own total (`--rule hc-priority`), where it breaks ties.
+        case lastModifiedTime
 
         /// The names a steps-only read knows: every key before `time`.
         static let stepKeys = allCases.filter { !$0.isMetric }
@@ -86,6 +89,8 @@ extension HealthConnectJSONParser {
                 return .offsetID
             case .time:
                 return .start
+            case .lastModifiedTime:
+                return .modified
             case .unknown, .metadata, .data, .fitValue, .records, .dataSource, .sourcePlatform, .source_platform,
                  .beatsPerMinute, .heartRateVariabilityMillis, .vo2MillilitersPerMinuteKilogram, .floors, .distance, .energy,
                  .inMeters, .inKilometers, .inMiles, .inFeet, .inInches, .inKilocalories, .inCalories, .inJoules,
@@ -108,7 +113,7 @@ extension HealthConnectJSONParser {
 
     /// The fields of an object that matter for a record.
     enum Slot: Int, CaseIterable {
-        case start, end, count, origin, type, date, startOffset, endOffset, offsetSeconds, offsetID
+        case start, end, count, origin, type, date, startOffset, endOffset, offsetSeconds, offsetID, modified
 
         /// Bytes kept for the field's text; longer values are marked truncated. Every valid time,
         /// number, type or offset is far shorter; a source name longer than this is refused.
@@ -134,11 +139,12 @@ extension HealthConnectJSONParser {
             case .endOffset: return 1376
             case .offsetSeconds: return 1440
             case .offsetID: return 1472
+            case .modified: return 1536
             }
         }
 
         /// Bytes of storage for all the fields of one object.
-        static var storage: Int { 1536 }
+        static var storage: Int { 1600 }
     }
 
     /// Finds a member name among the known ones without allocating: an open-addressing table keyed

@@ -134,6 +134,9 @@ extension HealthConnectJSONParser.Assembler {
         case .endZoneOffset, .end_zone_offset:
             passOffset(from: index, to: .endOffset, of: target, via: key)
         case .metadata, .dataOrigin, .origin, .source:
+            if key == .metadata && field(.modified, of: index).isPresent && !field(.modified, of: target).isPresent {
+                copy(.modified, from: index, to: .modified, of: target, via: key)
+            }
             // The record's own member wins over one in its metadata.
             let existing = field(.origin, of: target)
             let origin = field(.origin, of: index)
@@ -172,7 +175,13 @@ extension HealthConnectJSONParser.Assembler {
         } else if sample.offsetSeconds == nil {
             statistics.withoutOffset += 1
         }
-        withSource(index) { sink.add(sample, sourceUTF8: $0) }
+        if let prioritySink = sink.prioritySink {
+            // A last-modified time that cannot be read only loses its say in ties.
+            let modified = field(.modified, of: index).isPresent ? moment(.modified, of: index)?.ms : nil
+            withSource(index) { prioritySink.add(sample, lastModifiedMs: modified, sourceUTF8: $0) }
+        } else {
+            withSource(index) { sink.add(sample, sourceUTF8: $0) }
+        }
     }
 
     private func googleFitPoint(_ index: Int) throws(ParseFailure) {
