@@ -40,7 +40,7 @@ extension HealthConnectJSONParser {
         var position: JSONPosition
         /// A member that only Flutter's `health` writes was seen (`sourcePlatform`).
         var flutterMarker = false
-        var fields = InlineArray<11, Field>(repeating: Field())
+        var fields = InlineArray<10, Field>(repeating: Field())
 
         init(isArray: Bool, key: Key, position: JSONPosition) {
             self.isArray = isArray
@@ -77,6 +77,11 @@ extension HealthConnectJSONParser {
         /// object keeps their fields beside its own (`metricFrames`). False costs a steps-only
         /// read nothing but a few untaken branches.
         let readsMetrics: Bool
+        /// The sink of `--rule hc-priority`, which also takes each record's last-modified time; nil for every other read.
+        let prioritySink: PriorityRecordSink?
+        /// Under `--rule hc-priority`, each open object's `lastModifiedTime` in milliseconds since 1970,
+        /// `Int64.min` for none, parallel to `frames`; empty for every other read.
+        var modified: [Int64] = []
 
         /// Open objects and arrays, outermost first; `storage` holds their fields' text, one
         /// `Slot.storage` block per frame. Both grow with the nesting depth only.
@@ -110,7 +115,8 @@ extension HealthConnectJSONParser {
             self.policy = policy
             self.metrics = metrics
             readsMetrics = metrics.metrics.contains { $0 != .steps }
-            keys = KeyTable(readsMetrics ? Key.allCases : sink.prioritySink != nil ? Key.stepKeys + [.lastModifiedTime] : Key.stepKeys)
+            prioritySink = sink.prioritySink
+            keys = KeyTable(readsMetrics ? Key.allCases : prioritySink != nil ? Key.stepKeys + [.lastModifiedTime] : Key.stepKeys)
             frames = .allocate(capacity: capacity)
             storage = .allocate(byteCount: capacity * Slot.storage, alignment: 16)
             let metricCapacity = readsMetrics ? capacity : 0
@@ -244,6 +250,9 @@ extension HealthConnectJSONParser {
             if readsMetrics {
                 noteMetricContainer(isArray: frame.isArray)
                 (metricFrames + depth).initialize(to: MetricFrame())
+            }
+            if prioritySink != nil {
+                noteModifiedFrame()
             }
             (frames + depth).initialize(to: frame)
             depth += 1

@@ -43,7 +43,8 @@ extension HealthConnectJSONParser {
         // Names that say which energy a record holds, above records that do not say it themselves.
         case activeCaloriesBurned, totalCaloriesBurned
         // When the record was last changed (react-native's `metadata.lastModifiedTime`): known only
-        // to a read for Health Connect's own total (`--rule hc-priority`), where it breaks ties.
+        // to a read for Health Connect's own total (`--rule hc-priority`), where it breaks ties, and
+        // kept apart from the step fields (`Assembler.modified`), so other reads never pay for it.
         case lastModifiedTime
 
         /// The names a steps-only read knows: every key before `time`.
@@ -89,13 +90,11 @@ extension HealthConnectJSONParser {
                 return .offsetID
             case .time:
                 return .start
-            case .lastModifiedTime:
-                return .modified
             case .unknown, .metadata, .data, .fitValue, .records, .dataSource, .sourcePlatform, .source_platform,
                  .beatsPerMinute, .heartRateVariabilityMillis, .vo2MillilitersPerMinuteKilogram, .floors, .distance, .energy,
                  .inMeters, .inKilometers, .inMiles, .inFeet, .inInches, .inKilocalories, .inCalories, .inJoules,
                  .inKilojoules, .unit, .samples, .stages, .stage, .exerciseType, .workoutActivityType,
-                 .activeCaloriesBurned, .totalCaloriesBurned:
+                 .activeCaloriesBurned, .totalCaloriesBurned, .lastModifiedTime:
                 return nil
             }
         }
@@ -113,7 +112,7 @@ extension HealthConnectJSONParser {
 
     /// The fields of an object that matter for a record.
     enum Slot: Int, CaseIterable {
-        case start, end, count, origin, type, date, startOffset, endOffset, offsetSeconds, offsetID, modified
+        case start, end, count, origin, type, date, startOffset, endOffset, offsetSeconds, offsetID
 
         /// Bytes kept for the field's text; longer values are marked truncated. Every valid time,
         /// number, type or offset is far shorter; a source name longer than this is refused.
@@ -139,12 +138,11 @@ extension HealthConnectJSONParser {
             case .endOffset: return 1376
             case .offsetSeconds: return 1440
             case .offsetID: return 1472
-            case .modified: return 1536
             }
         }
 
         /// Bytes of storage for all the fields of one object.
-        static var storage: Int { 1600 }
+        static var storage: Int { 1536 }
     }
 
     /// Finds a member name among the known ones without allocating: an open-addressing table keyed

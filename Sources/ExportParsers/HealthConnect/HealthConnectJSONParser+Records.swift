@@ -134,8 +134,8 @@ extension HealthConnectJSONParser.Assembler {
         case .endZoneOffset, .end_zone_offset:
             passOffset(from: index, to: .endOffset, of: target, via: key)
         case .metadata, .dataOrigin, .origin, .source:
-            if key == .metadata && field(.modified, of: index).isPresent && !field(.modified, of: target).isPresent {
-                copy(.modified, from: index, to: .modified, of: target, via: key)
+            if prioritySink != nil && key == .metadata {
+                passModifiedUp(from: index, to: target)
             }
             // The record's own member wins over one in its metadata.
             let existing = field(.origin, of: target)
@@ -175,10 +175,9 @@ extension HealthConnectJSONParser.Assembler {
         } else if sample.offsetSeconds == nil {
             statistics.withoutOffset += 1
         }
-        if let prioritySink = sink.prioritySink {
-            // A last-modified time that cannot be read only loses its say in ties.
-            let modified = field(.modified, of: index).isPresent ? moment(.modified, of: index)?.ms : nil
-            withSource(index) { prioritySink.add(sample, lastModifiedMs: modified, sourceUTF8: $0) }
+        if let prioritySink {
+            let time = modified[index]
+            withSource(index) { prioritySink.add(sample, lastModifiedMs: time == .min ? nil : time, sourceUTF8: $0) }
         } else {
             withSource(index) { sink.add(sample, sourceUTF8: $0) }
         }
