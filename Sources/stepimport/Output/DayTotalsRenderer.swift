@@ -37,15 +37,17 @@ public struct DayTotalsRenderer: Sendable {
         DaysRequestBody.json(days) + "\n"
     }
 
+    /// `{"days":[{"date","steps","source","sources":[{"source","steps","winner"}]}]}`; under
+    /// hc-priority `"rule":"hc-priority"` first, and each source's `"priority"` for `"winner"`.
     private func jsonBySource(_ days: [DayTotal]) -> String {
-        if let priority { return jsonByPriority(days, priority) }
-        var out = "{\"days\":["
+        var out = priority == nil ? "{\"days\":[" : "{\"rule\":\"hc-priority\",\"days\":["
         for (index, day) in days.enumerated() {
             if index > 0 { out += "," }
             out += "{\"date\":\"\(day.date)\",\"steps\":\(day.steps),\"source\":\(JSONString.literal(day.source)),\"sources\":["
             for (rank, source) in day.sources.enumerated() {
                 if rank > 0 { out += "," }
-                out += "{\"source\":\(JSONString.literal(source.source)),\"steps\":\(source.steps),\"winner\":\(rank == 0)}"
+                let mark = priority.map { "\"priority\":\(place(of: source.source, in: $0))" } ?? "\"winner\":\(rank == 0)"
+                out += "{\"source\":\(JSONString.literal(source.source)),\"steps\":\(source.steps),\(mark)}"
             }
             out += "]}"
         }
@@ -134,24 +136,8 @@ public struct DayTotalsRenderer: Sendable {
 
 extension DayTotalsRenderer {
     /// An app's place in the priority list, 1 the highest; 0 when absent (such an app gives nothing).
-    private func place(of source: String, in priority: [String]) -> Int {
+    func place(of source: String, in priority: [String]) -> Int {
         (priority.firstIndex(of: source) ?? -1) + 1
-    }
-
-    /// `{"days":[{"date","steps","source","sources":[{"source","steps","priority"}]}]}`.
-    fileprivate func jsonByPriority(_ days: [DayTotal], _ priority: [String]) -> String {
-        var out = "{\"rule\":\"hc-priority\",\"days\":["
-        for (index, day) in days.enumerated() {
-            if index > 0 { out += "," }
-            out += "{\"date\":\"\(day.date)\",\"steps\":\(day.steps),\"source\":\(JSONString.literal(day.source)),\"sources\":["
-            for (rank, source) in day.sources.enumerated() {
-                if rank > 0 { out += "," }
-                out += "{\"source\":\(JSONString.literal(source.source)),\"steps\":\(source.steps),"
-                    + "\"priority\":\(place(of: source.source, in: priority))}"
-            }
-            out += "]}"
-        }
-        return out + "]}\n"
     }
 
     /// One row per app and day: `date,steps,source,priority`, `steps` being what that app's slices
