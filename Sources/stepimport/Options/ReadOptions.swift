@@ -9,8 +9,9 @@ struct ReadOptions {
     /// Whether `--metric` was given (a first `--metric` replaces the default instead of adding to it).
     var metricsGiven = false
     var bySource = false
-    /// `--rule`: how a day's total is worked out from its sources.
-    var rule: DayRule = .highestSource
+    /// `--rule`: how a day's total is worked out from its sources; nil when not given (the
+    /// highest source, or hc-priority when `--priority` is given).
+    var rule: DayRule?
     /// `hc --priority`: apps' package names, highest first (the sources they count under); nil when not given.
     var priority: [String]?
     var zone: ZoneRule = .recordedOffset

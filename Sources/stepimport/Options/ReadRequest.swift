@@ -154,7 +154,7 @@ extension ReadRequest {
     }
 
     private static func checkDates(_ request: inout ReadRequest) throws(Rejection) {
-        try checkRule(request.options)
+        try checkRule(&request.options)
         if request.options.post != nil && !request.options.metrics.isStepsOnly {
             let others = request.options.metrics.metrics.filter { $0 != .steps }.map(\.name).joined(separator: ",")
             throw Rejection("--post sends steps only (POST /v1/trainee/health/days takes nothing else), "
@@ -168,14 +168,16 @@ extension ReadRequest {
 
 extension ReadRequest {
     /// What goes with `--rule hc-priority` and what does not.
-    private static func checkRule(_ options: ReadOptions) throws(Rejection) {
-        guard options.rule == .hcPriority else {
-            if options.priority != nil {
-                throw Rejection("--priority is the app order of --rule hc-priority: add --rule hc-priority, "
-                                + "or leave --priority out (the default rule needs no order)")
+    private static func checkRule(_ options: inout ReadOptions) throws(Rejection) {
+        if options.priority != nil {
+            // A priority list asks for the rule that follows it.
+            guard options.rule != .highestSource else {
+                throw Rejection("--priority is the app order of --rule hc-priority; --rule highest-source follows no "
+                                + "order: leave out one of them")
             }
-            return
+            options.rule = .hcPriority
         }
+        guard options.rule == .hcPriority else { return }
         if options.post != nil {
             throw Rejection("--post sends the highest single source's steps per day (the backend's rule, docs/domain.md), "
                             + "not --rule hc-priority: leave out --rule to post, or --post to print Health Connect's total")
@@ -210,8 +212,9 @@ extension Option where Options == ReadRequest {
         .value("--priority", value: "apps", help: .asWritten("""
             With --rule hc-priority: the apps' priority, package names
             highest first (Health Connect > Data and access > Activity >
-            Data sources and priority). Needed for JSON and CSV dumps;
-            on a database it replaces the stored list.
+            Data sources and priority); implies --rule hc-priority.
+            Needed for JSON and CSV dumps; on a database it replaces
+            the stored list.
             """)) { (request, text) throws(Rejection) in
             let names = text.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }.filter { !$0.isEmpty }
             guard !names.isEmpty else { throw Rejection("--priority needs package names, highest first: --priority com.watch,android") }
