@@ -84,6 +84,9 @@ enum ExitStatus: Int32 {
         // A zip bomb is bad data; no room in the temporary folder is the machine's problem.
         case .copyRefused(_, _, .room): self = .ioError
         case .copyRefused: self = .dataError
+        // The rule asked for cannot be applied to this input without more on the command line.
+        case .noPriorityList: self = .usage
+        case .priorityRecordsBeyondLimit: self = .dataError
         }
     }
 }

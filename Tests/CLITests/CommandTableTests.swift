@@ -13,10 +13,16 @@ import Testing
         "--format": "json", "--tz": "UTC", "--since": "2024-01-01", "--until": "2024-12-31", "--input-format": "csv",
         "--api-url": "https://api.example.com", "--token-file": "token", "--cacert": "ca.pem", "--retries": "3",
         "--timeout": "30", "--report": "report.json", "--jobs": "3", "--shard": "1/2", "--journal": "journal.jsonl",
-        "--exclude-source": "Mi Fit", "--metric": "heart-rate",
+        "--exclude-source": "Mi Fit", "--metric": "heart-rate", "--rule": "hc-priority", "--priority": "com.watch,android",
         // stepimport-synth
         "--out": "other.out", "--days": "3", "--size": "1K", "--seed": "7", "--start": "2025-01-02", "--dtd": "broken",
         "--expected": "expected.json", "--rows": "5", "--user-version": "9", "--shape": "capacitor",
+        "--expected-priority": "priority.json",
+    ]
+
+    /// Sample values of one command where the common one does not apply to it.
+    static let commandSamples: [String: [String: String]] = [
+        "apple": ["--rule": "highest-source"],  // apple refuses hc-priority
     ]
 
     @Test func stepimportCommands() throws {
@@ -89,7 +95,7 @@ import Testing
         let gated = base + (gate.map { [$0] } ?? [])
         var forms = [gated + [name]]
         if option.kind.valueName != nil {
-            guard let value = Self.samples[option.longName] else {
+            guard let value = Self.commandSamples[command.name]?[option.longName] ?? Self.samples[option.longName] else {
                 Issue.record("\(command.name): no sample value for \(option.longName)")
                 return
             }

@@ -60,8 +60,12 @@ struct DatabaseBuilder {
         var endOffset: Int64?
         var count: String?
         var app: Int64?
+        /// `last_modified_time`; the end time when not given.
+        var modified: Int64?
 
-        init(_ start: Int64?, _ end: Int64?, offset: Int64?, count: String?, app: Int64?, endOffset: Int64?? = nil) {
+        init(_ start: Int64?, _ end: Int64?, offset: Int64?, count: String?, app: Int64?, endOffset: Int64?? = nil,
+             modified: Int64? = nil) {
+            self.modified = modified
             self.start = start
             self.end = end
             self.startOffset = offset
@@ -128,7 +132,7 @@ struct DatabaseBuilder {
             sql += """
                 INSERT INTO steps_record_table (uuid, last_modified_time, device_info_id, app_info_id, recording_method,
                  start_time, start_zone_offset, end_time, end_zone_offset, local_date, count)
-                VALUES (randomblob(16), \(value(row.end)), 1, \(value(row.app)), 2, \(value(row.start)),
+                VALUES (randomblob(16), \(value(row.modified ?? row.end)), 1, \(value(row.app)), 2, \(value(row.start)),
                  \(value(row.startOffset)), \(value(row.end)), \(value(row.endOffset)), \(localDate), \(row.count ?? "NULL"));
                 """
             sql += index % 1000 == 999 ? "\n" : ""
@@ -226,7 +230,7 @@ private struct TestFailure: Error, CustomStringConvertible {
         // Only the origin counted under another name: the summary of every format lists the sources.
         #expect(summary.notes.contains { $0.factText?.hasSuffix("two names: com.android.healthconnect.phone.steps (1 row) as android") == true })
         #expect(!summary.notes.contains { $0.factText?.contains("com.sec.android.app.shealth (") == true })
-        #expect(summary.notes.contains { $0.factText?.contains("com.sec.android.app.shealth > android > com.google.android.apps.fitness") == true })
+        #expect(summary.notes.contains(.activityPriority(["com.sec.android.app.shealth", "android", "com.google.android.apps.fitness"])))
         #expect(summary.notes.contains(.recordsWithoutOffset(count: 1)))
     }
 

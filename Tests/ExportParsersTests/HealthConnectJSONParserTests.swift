@@ -550,7 +550,7 @@ func feedJSON(_ bytes: [UInt8], to parser: HealthConnectJSONParser, chunk: Int) 
                 #expect(found == key, "\(spelling)")
             }
         }
-        for other in ["", "x", "starttimes", "clientRecordId", "lastModifiedTime", "Data Points", String(repeating: "a", count: 300)] {
+        for other in ["", "x", "starttimes", "clientRecordId", "lastModified", "Data Points", String(repeating: "a", count: 300)] {
             var text = other
             #expect(text.withUTF8 { table.lookup(UnsafeRawBufferPointer($0)) } == .unknown, "\(other)")
         }

@@ -20,8 +20,7 @@ extension HealthConnectDatabase {
                 + listed.joined(separator: ", ")))
         }
         if let priority = statistics.activityPriority, !priority.isEmpty {
-            summary.notes.append(.fact("Health Connect's own priority for activity: " + priority.joined(separator: " > ")
-                + "; its app shows the top app's steps in each moment, stepimport the highest single app per day"))
+            summary.notes.append(.activityPriority(priority))
         }
         if let journal {
             let what = journal.kind == .writeAheadLog ? "the write-ahead log" : "the rollback journal"

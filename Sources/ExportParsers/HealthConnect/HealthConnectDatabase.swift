@@ -24,6 +24,8 @@ public final class HealthConnectDatabase {
     let connection: OpaquePointer
     /// Whether `health_data_category_priority_table` exists with the columns read from it.
     private let hasPriorityTable: Bool
+    /// Whether `steps_record_table` has `last_modified_time` (every Health Connect release writes it).
+    private let hasLastModified: Bool
     /// The journal applied (on a private copy), when one lay beside the database.
     public let journal: Journal?
     /// The private copy read with its journal, removed after the connection is closed.
@@ -72,6 +74,7 @@ public final class HealthConnectDatabase {
             let checked = try HealthConnectDatabase.checkSchema(handle, location: location)
             schemaVersion = checked.version
             hasPriorityTable = checked.hasPriorityTable
+            hasLastModified = checked.hasLastModified
         } catch {
             sqlite3_close_v2(handle)
             throw error
@@ -120,16 +123,30 @@ public final class HealthConnectDatabase {
         if hasPriorityTable {
             statistics.activityPriority = try loadActivityPriority(origins)
         }
+        // Health Connect's own total (`--rule hc-priority`) needs the stored priority, each row's
+        // last_modified_time and the rows in time order; every other read stays as it was.
+        let prioritySink = sink.prioritySink
+        if let prioritySink {
+            // As the sources the rows count under: the phone's two names are one source, ranked where it first appears.
+            prioritySink.storedPriority(statistics.activityPriority.map { names in
+                var seen = Set<String>()
+                return names.map(HealthConnectOrigin.canonical).filter { seen.insert($0).inserted }
+            })
+        }
         if !metrics.isStepsOnly {
             try readMetrics(metrics, into: sink, origins: origins, policy: policy, statistics: &statistics)
             guard metrics.contains(.steps) else { return statistics }
         }
         var rowsPerOrigin = [Int](repeating: 0, count: origins.packageNames.count)
 
-        let statement = try prepare("""
+        let statement = try prepare(prioritySink == nil ? """
             SELECT row_id, start_time, end_time, start_zone_offset, end_zone_offset, count, app_info_id
             FROM steps_record_table ORDER BY row_id
+            """ : """
+            SELECT row_id, start_time, end_time, start_zone_offset, end_zone_offset, count, app_info_id,
+             \(hasLastModified ? "last_modified_time" : "NULL") FROM steps_record_table ORDER BY start_time, row_id
             """)
+        prioritySink?.recordsComeInStartOrder()
         var lastAppID: Int64 = .min
         var lastOrigin = unknown
         let check = RowCheck(table: "steps_record_table", statement: statement, policy: policy, location: location)
@@ -169,7 +186,12 @@ public final class HealthConnectDatabase {
             }
             if startOffset == nil { statistics.rowsWithoutOffset += 1 }
             statistics.samples += 1
-            origins.sources[origin].withUnsafeBytes { sink.add(sample, sourceUTF8: $0) }
+            if let prioritySink {
+                let modified = statement.type(7) == SQLITE_INTEGER ? statement.int64(7) : nil
+                origins.sources[origin].withUnsafeBytes { prioritySink.add(sample, lastModifiedMs: modified, sourceUTF8: $0) }
+            } else {
+                origins.sources[origin].withUnsafeBytes { sink.add(sample, sourceUTF8: $0) }
+            }
         }
 
         statistics.skipped.add(check.skipped, lineShift: 0)

@@ -77,6 +77,13 @@ extension HealthConnectJSONParser {
         /// object keeps their fields beside its own (`metricFrames`). False costs a steps-only
         /// read nothing but a few untaken branches.
         let readsMetrics: Bool
+        /// The sink of `--rule hc-priority`, which also takes each record's last-modified time; nil for every other read.
+        let prioritySink: PriorityRecordSink?
+        /// Under `--rule hc-priority`, each open object's `lastModifiedTime` in milliseconds since 1970,
+        /// `Int64.min` for none, parallel to `frames`; empty for every other read.
+        var modified: [Int64] = []
+        /// `readsMetrics` or a `prioritySink`: each object keeps fields beside its step fields.
+        private let keepsSideFields: Bool
 
         /// Open objects and arrays, outermost first; `storage` holds their fields' text, one
         /// `Slot.storage` block per frame. Both grow with the nesting depth only.
@@ -110,7 +117,9 @@ extension HealthConnectJSONParser {
             self.policy = policy
             self.metrics = metrics
             readsMetrics = metrics.metrics.contains { $0 != .steps }
-            keys = KeyTable(readsMetrics ? Key.allCases : Key.stepKeys)
+            prioritySink = sink.prioritySink
+            keepsSideFields = readsMetrics || prioritySink != nil
+            keys = KeyTable(readsMetrics ? Key.allCases : prioritySink != nil ? Key.stepKeys + [.lastModifiedTime] : Key.stepKeys)
             frames = .allocate(capacity: capacity)
             storage = .allocate(byteCount: capacity * Slot.storage, alignment: 16)
             let metricCapacity = readsMetrics ? capacity : 0
@@ -241,9 +250,15 @@ extension HealthConnectJSONParser {
             if depth == capacity {
                 grow()
             }
-            if readsMetrics {
-                noteMetricContainer(isArray: frame.isArray)
-                (metricFrames + depth).initialize(to: MetricFrame())
+            // One test for both side tables, so that a plain steps read pays what it always paid.
+            if keepsSideFields {
+                if readsMetrics {
+                    noteMetricContainer(isArray: frame.isArray)
+                    (metricFrames + depth).initialize(to: MetricFrame())
+                }
+                if prioritySink != nil {
+                    noteModifiedFrame()
+                }
             }
             (frames + depth).initialize(to: frame)
             depth += 1

@@ -42,6 +42,10 @@ extension HealthConnectJSONParser {
         case exerciseType, workoutActivityType
         // Names that say which energy a record holds, above records that do not say it themselves.
         case activeCaloriesBurned, totalCaloriesBurned
+        // When the record was last changed (react-native's `metadata.lastModifiedTime`): known only
+        // to a read for Health Connect's own total (`--rule hc-priority`), where it breaks ties, and
+        // kept apart from the step fields (`Assembler.modified`), so other reads never pay for it.
+        case lastModifiedTime
 
         /// The names a steps-only read knows: every key before `time`.
         static let stepKeys = allCases.filter { !$0.isMetric }
@@ -90,7 +94,7 @@ extension HealthConnectJSONParser {
                  .beatsPerMinute, .heartRateVariabilityMillis, .vo2MillilitersPerMinuteKilogram, .floors, .distance, .energy,
                  .inMeters, .inKilometers, .inMiles, .inFeet, .inInches, .inKilocalories, .inCalories, .inJoules,
                  .inKilojoules, .unit, .samples, .stages, .stage, .exerciseType, .workoutActivityType,
-                 .activeCaloriesBurned, .totalCaloriesBurned:
+                 .activeCaloriesBurned, .totalCaloriesBurned, .lastModifiedTime:
                 return nil
             }
         }

@@ -88,6 +88,9 @@ extension HealthConnectJSONParser.Assembler {
     /// A scalar under a name that has no step field: a metric field, a mark, or nothing.
     @inline(never)  // off the steps-only path: its callers stay as small as they were
     func storeMetric(_ key: Key, of frame: Int, _ kind: HealthConnectJSONParser.ValueKind, _ bytes: UnsafeRawBufferPointer) {
+        if key == .lastModifiedTime {
+            return noteModified(kind, bytes, of: frame)
+        }
         if let slot = key.metricSlot {
             storeMetric(slot, of: frame, kind, bytes, key: key)
         }

@@ -134,6 +134,9 @@ extension HealthConnectJSONParser.Assembler {
         case .endZoneOffset, .end_zone_offset:
             passOffset(from: index, to: .endOffset, of: target, via: key)
         case .metadata, .dataOrigin, .origin, .source:
+            if prioritySink != nil && key == .metadata {
+                passModifiedUp(from: index, to: target)
+            }
             // The record's own member wins over one in its metadata.
             let existing = field(.origin, of: target)
             let origin = field(.origin, of: index)
@@ -172,7 +175,12 @@ extension HealthConnectJSONParser.Assembler {
         } else if sample.offsetSeconds == nil {
             statistics.withoutOffset += 1
         }
-        withSource(index) { sink.add(sample, sourceUTF8: $0) }
+        if let prioritySink {
+            let time = modified[index]
+            withSource(index) { prioritySink.add(sample, lastModifiedMs: time == .min ? nil : time, sourceUTF8: $0) }
+        } else {
+            withSource(index) { sink.add(sample, sourceUTF8: $0) }
+        }
     }
 
     private func googleFitPoint(_ index: Int) throws(ParseFailure) {

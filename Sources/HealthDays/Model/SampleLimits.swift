@@ -26,6 +26,11 @@ public enum SampleLimits {
     public static let earliestDay = LocalDate(daysSinceEpoch: 0)
     public static let latestDay = LocalDate(daysSinceEpoch: 84_370)
 
+    /// The most records `--rule hc-priority` holds at once before it totals them: 2,000,000 (about
+    /// 80 MB). A database comes in time order and holds only records that overlap; a JSON or CSV
+    /// dump, in no known order, holds every record of a listed app until its end.
+    public static let maximumHeldPriorityRecords = 2_000_000
+
     /// The widest offset, ±18 hours (`UTCOffset.maximumSeconds`, java.time's range).
     public static let maximumOffsetSeconds: Int32 = UTCOffset.maximumSeconds
 

@@ -69,6 +69,11 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A temporary copy of the input (`size` bytes: declared, or written when it was stopped)
     /// would pass `limit`; nothing of it is left behind.
     case copyRefused(InputLocation, size: Int64, limit: CopyLimit)
+    /// `--rule hc-priority` found no priority list: none was given and the input holds none
+    /// (`inputHasPlace`: a database without its ACTIVITY priority; else a dump, which never has one).
+    case noPriorityList(inputHasPlace: Bool)
+    /// `--rule hc-priority` would have had to hold more records at once than `limit`.
+    case priorityRecordsBeyondLimit(limit: Int)
 
     /// What the user can do about it, where something can be said; the executable words it.
     public var remedy: Remedy? {
@@ -77,6 +82,7 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidRecord: return .skipInvalid
         case .copyRefused(_, _, .room): return .useRoomierTemporaryFolder
         case .copyRefused: return .unpackYourself
+        case .noPriorityList: return .givePriorityList
         default: return nil
         }
     }
@@ -115,6 +121,12 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(location)\(ExportError.lineAndColumn(position)): \(problem)"
         case .invalidRecord(let location, let position, let problem, let record):
             return "\(location)\(ExportError.lineAndColumn(position)): invalid \(record): \(problem)"
+        case .noPriorityList(let inputHasPlace):
+            return inputHasPlace
+                ? "the database holds no priority list for steps (health_data_category_priority_table has no ACTIVITY row), so Health Connect's total cannot be worked out"
+                : "this input carries no Health Connect priority list (only the export database does), so Health Connect's total cannot be worked out"
+        case .priorityRecordsBeyondLimit(let limit):
+            return "more than \(limit) records would have had to be held at once to order them by time for Health Connect's total; the highest-source rule (the default) reads any size"
         case .copyRefused(let location, let size, let limit):
             let bytes = ByteCount.format
             switch limit {

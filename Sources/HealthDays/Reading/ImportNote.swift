@@ -11,6 +11,9 @@ public enum ImportNote: Equatable, Sendable, ExpressibleByStringInterpolation {
     /// (the date in the account's zone), or is read in the `--tz` zone. `accountZone` is the zone
     /// the export's profile names, when it has one.
     case fitbitWallClock(minutes: Int, files: Int, accountZone: String?)
+    /// Health Connect's stored priority for activity (package names, highest first), which the
+    /// default rule does not follow and `--rule hc-priority` does.
+    case activityPriority([String])
 
     public init(stringLiteral value: String) {
         self = .fact(value)

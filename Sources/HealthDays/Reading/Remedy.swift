@@ -19,6 +19,8 @@ public enum Remedy: Equatable, Sendable {
     case unpackYourself
     /// The temporary folder has no room for a copy: point `TMPDIR` at one with more.
     case useRoomierTemporaryFolder
+    /// Health Connect's total needs the apps' priority: give it, highest first.
+    case givePriorityList
 }
 
 /// What an input was recognised as, when it is not what the reader in use reads.

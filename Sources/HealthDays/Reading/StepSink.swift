@@ -18,9 +18,16 @@ public protocol StepSink: AnyObject {
     /// on that date whatever the zone rule. Sinks that total steps only take the steps column as a
     /// day total and leave the others out (the default does).
     func addDayValue(_ date: LocalDate, of column: MetricColumn, value: Double, sourceUTF8: UnsafeRawBufferPointer)
+
+    /// This sink as a `PriorityRecordSink` (`--rule hc-priority`), nil for every other (the
+    /// default): a requirement rather than an `as?` cast, which scans every conformance of the
+    /// program the first time (220,000 instructions on each database read).
+    var prioritySink: PriorityRecordSink? { get }
 }
 
 extension StepSink {
+    public var prioritySink: PriorityRecordSink? { nil }
+
     public func add(_ sample: StepSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
         if metric == .steps { add(sample, sourceUTF8: sourceUTF8) }
     }

@@ -46,6 +46,7 @@ enum HealthConnectDatabaseCommand {
                 Also write the day totals an importer must find (JSON),
                 each record placed in its own offset.
                 """)),
+            .expectedPriority,
         ],
         rules: [.required("--out"), .exclusive("--days", "--rows", reason: nil)],
         sections: [
@@ -82,6 +83,7 @@ enum HealthConnectDatabaseCommand {
         var expected = HealthConnectExpectedTotals()
         var expectedMetrics = HealthConnectExpectedMetrics()
         let collects = options.expectedPath != nil
+        var expectedPriority = options.expectedPriorityPath.map { _ in HealthConnectExpectedPriority() }
         let sources = HealthConnectApp.allCases.map { expected.sourceID($0.source) }
         var dayIndex = 0
         while true {
@@ -92,6 +94,7 @@ enum HealthConnectDatabaseCommand {
             for record in composer.records {
                 if let rows = options.rows, writer.rows >= rows { break }
                 try writer.write(record)
+                expectedPriority?.add(record)
                 if collects {
                     expected.add(source: sources[record.app.rawValue], startMs: record.startMs, endMs: record.endMs,
                                  offsetSeconds: Int64(record.startOffset), value: Double(record.count))
@@ -123,6 +126,11 @@ enum HealthConnectDatabaseCommand {
             var file = try OutputFile(path: expectedPath)
             let sections = metricWriter == nil ? [] : [expectedMetrics.jsonSection(steps: expected.days())]
             try file.write(expected.json(appending: sections))
+            try file.finish()
+        }
+        if let path = options.expectedPriorityPath, let expectedPriority {
+            var file = try OutputFile(path: path)
+            try file.write(expectedPriority.json())
             try file.finish()
         }
         printError("wrote \(options.outputPath): \(dayIndex) days \(CivilDate(dayNumber: options.startDay).text) to \(CivilDate(dayNumber: lastDay).text), \(writer.rows) step rows\(metricWriter.map { ", \($0.rows) metric rows" } ?? ""), user_version \(options.userVersion), \(written)", prefixed: false)

@@ -28,6 +28,8 @@ struct HealthConnectOptions: Equatable, GeneratorOptions {
     var shape: HealthConnectJSONShape = .reactNative
     /// Where to write the expected day totals (JSON), if anywhere.
     var expectedPath: String?
+    /// `hc-db --expected-priority`: where to write the totals of `--rule hc-priority` (JSON), if anywhere.
+    var expectedPriorityPath: String?
     /// `hc-db --steps-only`: only the step table (and the apps, devices and priorities), as
     /// before the metric tables existed: the benchmark's millions of step rows.
     var stepsOnly = false
@@ -67,6 +69,20 @@ struct HealthConnectOptions: Equatable, GeneratorOptions {
 }
 
 extension Option where Options == HealthConnectOptions {
+    /// `hc-db --expected-priority PATH`.
+    static var expectedPriority: Option {
+        .value("--expected-priority", value: "PATH", help: .asWritten("""
+            Also write the day totals of `stepimport hc --rule hc-priority`
+            (Health Connect's own total, docs/rules.md) as its --format json
+            prints them, computed apart from the tool.
+            """)) { (options, text) throws(Rejection) in
+            guard text != options.outputPath, text != options.expectedPath else {
+                throw Rejection("'--expected-priority' must name a file of its own")
+            }
+            options.expectedPriorityPath = text
+        }
+    }
+
     /// `hc-db --rows N`.
     static var rows: Option {
         .value("--rows", value: "N", help: .asWritten("Generate until exactly N step rows are written (benchmarks).")) {

@@ -25,6 +25,10 @@ struct ReadCommand {
             // --post with another metric was refused with the options.
             return try runMetrics()
         }
+        if options.rule == .hcPriority {
+            // --post, --metric and --exclude-source with it were refused with the options.
+            return try runPriority()
+        }
         let aggregator = DayAggregator(rule: options.zone)
         let exclusion = options.excludedSources.isEmpty ? nil
             : SourceExclusion(patterns: options.excludedSources, next: aggregator)
@@ -154,13 +158,15 @@ struct ReadCommand {
             : "\(summary.locations.count) files from \(InputLocation(path: summary.locations.first?.path ?? path))"
         diagnostics.note("read \(what) (\(summary.format), \(ByteCount.format(summary.bytesRead)) in \(String(format: "%.2f", seconds)) s\(rate))")
         for note in summary.notes {
+            // Under hc-priority the rule's own line names the list it followed.
+            if case .activityPriority = note, options.rule == .hcPriority { continue }
             diagnostics.note(note.words)
         }
     }
 
     /// The summary on stderr. `days` are those shown, `allDays` those before `--since`/`--until`
     /// (the sources line speaks of the whole export, as the record counts do).
-    private func report(_ result: ImportResult, _ statistics: AggregationStats, days: [DayTotal], allDays: [DayTotal],
+    func report(_ result: ImportResult, _ statistics: AggregationStats, days: [DayTotal], allDays: [DayTotal],
                         seconds: Double) {
         let summary = result.summary
         diagnostics.warnSkipped(summary, consequence: "; the totals of their days are low")

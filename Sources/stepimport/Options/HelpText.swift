@@ -95,6 +95,15 @@ enum HelpText {
             written (the date in the zone of the profile, which the summary names), or is
             read in the --tz zone, which gives the same dates.
             """),
+        HelpSection("RULES", body: """
+            Exact duplicates count once, records over midnight are split in proportion to
+            time, and per day the highest single source wins (ties: name order): what
+            --post sends. --rule hc-priority works out the number the Health Connect app
+            shows instead: in each slice of time only the record of the highest app in
+            the priority list (the database's own, or --priority) counts, pro rata; apps
+            absent from the list count nothing; within an app the record modified last
+            wins; each day's sum is cut to whole steps. Details: docs/rules.md.
+            """),
         HelpSection("METRICS", body: """
             --metric reads Health Connect's own database, apps' JSON dumps, CSV files and
             Google Fit Takeout by the rules of `stepimport apple --help`: distance, active
@@ -117,6 +126,7 @@ enum HelpText {
             stepimport hc dump.json --format json --since 2025-01-01
             stepimport hc takeout-20250301.zip --by-source
             stepimport hc records.csv --tz Asia/Kolkata
+            stepimport hc "Health Connect.zip" --rule hc-priority --by-source
             """),
     ]
 

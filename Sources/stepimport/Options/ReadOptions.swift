@@ -9,6 +9,11 @@ struct ReadOptions {
     /// Whether `--metric` was given (a first `--metric` replaces the default instead of adding to it).
     var metricsGiven = false
     var bySource = false
+    /// `--rule`: how a day's total is worked out from its sources; nil when not given (the
+    /// highest source, or hc-priority when `--priority` is given).
+    var rule: DayRule?
+    /// `hc --priority`: apps' package names, highest first (the sources they count under); nil when not given.
+    var priority: [String]?
     var zone: ZoneRule = .recordedOffset
     var since: LocalDate?
     var until: LocalDate?
@@ -21,4 +26,12 @@ struct ReadOptions {
     var inputFormat: HealthConnectInputFormat?
     /// `--post` and its options; nil when only printing.
     var post: PostOptions?
+}
+
+/// `--rule`: the day rule.
+enum DayRule: String, CaseIterable {
+    /// The highest single source's total per day (docs/domain.md): the default, and what is posted.
+    case highestSource = "highest-source"
+    /// Health Connect's own aggregate: per slice of time the record of the highest-priority app.
+    case hcPriority = "hc-priority"
 }

@@ -39,6 +39,7 @@ extension ReadRequest {
                 {"days":[{"date":"YYYY-MM-DD","steps":N}, ...]}
                 """),
             .bySource(help: "Show every source's total per day and mark the winner (in every format; csv: date,steps,source,winner, a row per source; with --metric, date,metric,source,value,winner)."),
+            .rule(apple: true, help: "highest-source (the default and only rule here): the highest single source per day. Health Connect's hc-priority is for `stepimport hc`."),
             .metric(.apple, help: .asWritten("""
                 The daily metrics to total, a comma list (repeatable):
                 steps (default), distance, active-energy, flights,
@@ -81,7 +82,14 @@ extension ReadRequest {
         options: [
             .inputFormat,
             .format(help: "table (default), json or csv. json prints exactly the body of POST /v1/trainee/health/days."),
-            .bySource(help: "Show every source's total per day and mark the winner (csv: date,steps,source,winner, a row per source; with --metric, date,metric,source,value,winner)."),
+            .bySource(help: "Show every source's total per day and mark the winner (csv: date,steps,source,winner, a row per source; with --metric, date,metric,source,value,winner). With --rule hc-priority, what each app gave the day (csv: date,steps,source,priority)."),
+            .rule(apple: false, help: .asWritten("""
+                highest-source (default): per day the highest single
+                source's total. hc-priority: the number the Health Connect
+                app shows, its priority list applied per slice of time
+                (RULES); steps only, not with --post.
+                """)),
+            .priority,
             .metric(.healthConnect, help: .asWritten("""
                 The daily metrics to total, a comma list (repeatable):
                 steps (default), distance, active-energy, total-energy,
@@ -146,6 +154,7 @@ extension ReadRequest {
     }
 
     private static func checkDates(_ request: inout ReadRequest) throws(Rejection) {
+        try checkRule(&request.options)
         if request.options.post != nil && !request.options.metrics.isStepsOnly {
             let others = request.options.metrics.metrics.filter { $0 != .steps }.map(\.name).joined(separator: ",")
             throw Rejection("--post sends steps only (POST /v1/trainee/health/days takes nothing else), "
@@ -157,7 +166,62 @@ extension ReadRequest {
     }
 }
 
+extension ReadRequest {
+    /// What goes with `--rule hc-priority` and what does not.
+    private static func checkRule(_ options: inout ReadOptions) throws(Rejection) {
+        if options.priority != nil {
+            // A priority list asks for the rule that follows it.
+            guard options.rule != .highestSource else {
+                throw Rejection("--priority is the app order of --rule hc-priority; --rule highest-source follows no "
+                                + "order: leave out one of them")
+            }
+            options.rule = .hcPriority
+        }
+        guard options.rule == .hcPriority else { return }
+        if options.post != nil {
+            throw Rejection("--post sends the highest single source's steps per day (the backend's rule, docs/domain.md), "
+                            + "not --rule hc-priority: leave out --rule to post, or --post to print Health Connect's total")
+        }
+        if !options.metrics.isStepsOnly {
+            throw Rejection("--rule hc-priority totals steps only so far: leave out --metric, or --rule")
+        }
+        if !options.excludedSources.isEmpty {
+            throw Rejection("--exclude-source leaves sources out of the highest-source rule; under --rule hc-priority "
+                            + "an app absent from --priority counts nothing: give --priority without it")
+        }
+    }
+}
+
 extension Option where Options == ReadRequest {
+    /// `--rule highest-source|hc-priority`; `apple` refuses hc-priority, which needs Health Connect's priority list.
+    static func rule(apple: Bool, help: HelpProse) -> Option {
+        .value("--rule", value: "rule", help: help) { (request, text) throws(Rejection) in
+            guard let rule = DayRule(rawValue: text) else {
+                throw Rejection("unknown rule '\(text)' (use \(DayRule.allCases.map(\.rawValue).joined(separator: " or ")))")
+            }
+            if apple && rule == .hcPriority {
+                throw Rejection("--rule hc-priority is Health Connect's own total, worked out from the app priority list "
+                                + "Health Connect keeps; Apple Health exports carry no such list: use the default rule")
+            }
+            request.options.rule = rule
+        }.choices(DayRule.allCases.map(\.rawValue)).usage(.helpOnly)
+    }
+
+    /// `--priority app1,app2,...`: package names, highest first.
+    static var priority: Option {
+        .value("--priority", value: "apps", help: .asWritten("""
+            With --rule hc-priority: the apps' priority, package names
+            highest first (Health Connect > Data and access > Activity >
+            Data sources and priority); implies --rule hc-priority.
+            Needed for JSON and CSV dumps; on a database it replaces
+            the stored list.
+            """)) { (request, text) throws(Rejection) in
+            let names = text.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }.filter { !$0.isEmpty }
+            guard !names.isEmpty else { throw Rejection("--priority needs package names, highest first: --priority com.watch,android") }
+            request.options.priority = names.map(HealthConnectOrigin.canonical)
+        }.usage(.helpOnly)
+    }
+
     static func format(help: HelpProse) -> Option {
         .value("--format", value: "format", help: help) { (request, text) throws(Rejection) in
             guard let format = OutputFormat(rawValue: text) else {

@@ -11,11 +11,15 @@ public struct DayTotalsRenderer: Sendable {
     public let bySource: Bool
     /// Words for the table footer: which zone rule placed the samples.
     public let zoneDescription: String
+    /// Under `--rule hc-priority`, the priority list used (sources, highest first): each day is then
+    /// Health Connect's total, its sources what each app gave, with its place in the list.
+    public let priority: [String]?
 
-    public init(format: OutputFormat, bySource: Bool, zoneDescription: String) {
+    public init(format: OutputFormat, bySource: Bool, zoneDescription: String, priority: [String]? = nil) {
         self.format = format
         self.bySource = bySource
         self.zoneDescription = zoneDescription
+        self.priority = priority
     }
 
     /// The whole output, ending with a newline.
@@ -33,14 +37,17 @@ public struct DayTotalsRenderer: Sendable {
         DaysRequestBody.json(days) + "\n"
     }
 
+    /// `{"days":[{"date","steps","source","sources":[{"source","steps","winner"}]}]}`; under
+    /// hc-priority `"rule":"hc-priority"` first, and each source's `"priority"` for `"winner"`.
     private func jsonBySource(_ days: [DayTotal]) -> String {
-        var out = "{\"days\":["
+        var out = priority == nil ? "{\"days\":[" : "{\"rule\":\"hc-priority\",\"days\":["
         for (index, day) in days.enumerated() {
             if index > 0 { out += "," }
             out += "{\"date\":\"\(day.date)\",\"steps\":\(day.steps),\"source\":\(JSONString.literal(day.source)),\"sources\":["
             for (rank, source) in day.sources.enumerated() {
                 if rank > 0 { out += "," }
-                out += "{\"source\":\(JSONString.literal(source.source)),\"steps\":\(source.steps),\"winner\":\(rank == 0)}"
+                let mark = priority.map { "\"priority\":\(place(of: source.source, in: $0))" } ?? "\"winner\":\(rank == 0)"
+                out += "{\"source\":\(JSONString.literal(source.source)),\"steps\":\(source.steps),\(mark)}"
             }
             out += "]}"
         }
@@ -61,6 +68,7 @@ public struct DayTotalsRenderer: Sendable {
     /// The first three columns are those of the plain CSV, so that one reader reads both; the
     /// rows with `winner` `yes` are exactly the plain CSV's rows.
     private func csvBySource(_ days: [DayTotal]) -> String {
+        if let priority { return csvByPriority(days, priority) }
         var out = "date,steps,source,winner\n"
         for day in days {
             for (rank, source) in day.sources.enumerated() {
@@ -78,10 +86,13 @@ public struct DayTotalsRenderer: Sendable {
         for day in days {
             table.add([day.date.description, String(day.steps), printable(day.source)])
         }
-        return table.rendered + footer(days)
+        let rule = priority == nil ? ""
+            : "Rule: hc-priority, Health Connect's own total; Source: the app that gave the day the most.\n"
+        return table.rendered + footer(days) + rule
     }
 
     private func tableBySource(_ days: [DayTotal]) -> String {
+        if let priority { return tableByPriority(days, priority) }
         guard !days.isEmpty else { return footer(days) }
         var table = TextTable(["Date", "Source", "Steps"], rightAligned: [2])
         for day in days {
@@ -95,7 +106,7 @@ public struct DayTotalsRenderer: Sendable {
 
     /// The table's last lines: how many days, from when to when, the steps in all and a day on
     /// average (over the days with steps), and the zone rule.
-    private func footer(_ days: [DayTotal]) -> String {
+    func footer(_ days: [DayTotal]) -> String {
         guard let first = days.first, let last = days.last else {
             return "No days with steps. Zone: \(zoneDescription).\n"
         }
@@ -116,8 +127,44 @@ public struct DayTotalsRenderer: Sendable {
 
     /// Source names are opaque data from the file: control characters are shown escaped, never
     /// sent to a terminal.
-    private func printable(_ name: String) -> String {
+    func printable(_ name: String) -> String {
         name.escapingControlCharacters()
+    }
+}
+
+// MARK: - --rule hc-priority
+
+extension DayTotalsRenderer {
+    /// An app's place in the priority list, 1 the highest; 0 when absent (such an app gives nothing).
+    func place(of source: String, in priority: [String]) -> Int {
+        (priority.firstIndex(of: source) ?? -1) + 1
+    }
+
+    /// One row per app and day: `date,steps,source,priority`, `steps` being what that app's slices
+    /// gave the day (rounded), `priority` its place in the list (1 the highest).
+    fileprivate func csvByPriority(_ days: [DayTotal], _ priority: [String]) -> String {
+        var out = "date,steps,source,priority\n"
+        for day in days {
+            for source in day.sources {
+                out += "\(day.date),\(source.steps),\(csvField(source.source)),\(place(of: source.source, in: priority))\n"
+            }
+        }
+        return out
+    }
+
+    fileprivate func tableByPriority(_ days: [DayTotal], _ priority: [String]) -> String {
+        guard !days.isEmpty else { return footer(days) }
+        var table = TextTable(["Date", "Source", "Steps", "Priority"], rightAligned: [2, 3])
+        for day in days {
+            table.add([day.date.description, "= the day's total", String(day.steps), ""])
+            for source in day.sources {
+                table.add(["", "  " + printable(source.source), String(source.steps), String(place(of: source.source, in: priority))])
+            }
+        }
+        return table.rendered + footer(days)
+            + "Rule: hc-priority, Health Connect's own total: in each slice of time only the record of the highest-priority\n"
+            + "app counts, pro rata; an app's steps are what its slices gave (rounded), the day's total is their sum cut\n"
+            + "to whole steps. Priority 1 is the highest.\n"
     }
 }
 

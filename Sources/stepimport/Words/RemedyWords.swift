@@ -31,6 +31,8 @@ extension Remedy {
             return "if you trust it, unpack it yourself (unzip) and give stepimport the file inside"
         case .useRoomierTemporaryFolder:
             return "set TMPDIR to a folder with more room, or unpack the zip yourself and give stepimport the file inside"
+        case .givePriorityList:
+            return "give the apps' priority with --priority app1,app2,... (package names, highest first, as in Health Connect > Data and access > Activity > Data sources and priority), or use the default --rule highest-source"
         }
     }
 }

@@ -20,6 +20,9 @@ extension ImportNote {
                 + "--tz \(zone) places the input's other sources in that zone too"
         case .recordsWithoutOffset(let count):
             return "\(count == 1 ? "1 record carries" : "\(count) records carry") no zone offset: taken as UTC unless --tz is given"
+        case .activityPriority(let names):
+            return ("Health Connect's own priority for activity: " + names.joined(separator: " > ")
+                + "; its app shows the top app's steps in each moment, stepimport the highest single app per day").escapingControlCharacters()
         }
     }
 }
