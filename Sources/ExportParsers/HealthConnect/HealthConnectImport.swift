@@ -112,6 +112,8 @@ extension HealthConnectImport {
         var metrics: MetricSet = .steps
         /// Fitbit minutes read since the last note on them (`noteFitbitMinutes`).
         var fitbitMinutes = 0
+        /// Fitbit heart-rate readings read, for the same note.
+        var fitbitReadings = 0
         /// Whether the summary already says that a dump gave steps only.
         private var notedStepsOnlyDump = false
         var summary = ImportSummary()
