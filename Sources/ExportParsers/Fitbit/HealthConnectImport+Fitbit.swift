@@ -19,7 +19,7 @@ extension HealthConnectImport.Reader {
         for member in files {
             try readFitbitFile(try member.open(), name: member.name, head: try member.head(HealthConnectImport.headLength))
         }
-        noteFitbitMinutes(files: files.count, accountZone: accountZone)
+        noteFitbitMinutes(files: files.map(\.name), accountZone: accountZone)
     }
 
     /// How much of a profile is read for its zone: the real one is a header and one row.
@@ -56,11 +56,15 @@ extension HealthConnectImport.Reader {
 
     /// Says once, for all the Fitbit files read, how their wall-clock minutes were dated; and which
     /// metrics asked for Fitbit's files do not give.
-    mutating func noteFitbitMinutes(files: Int, accountZone: String?) {
-        summary.notes.append(.fitbitWallClock(minutes: fitbitMinutes, files: files, accountZone: accountZone))
-        if fitbitReadings > 0 {
-            summary.notes.append(.fact("Fitbit: \(Plural.count(fitbitReadings, "heart-rate reading")) in the same wall time, "
-                + "each at its own instant"))
+    mutating func noteFitbitMinutes(files: [String], accountZone: String?) {
+        let heartRateFiles = files.filter { FitbitMinuteParser.kind(ofFileNamed: $0) == .heartRate }.count
+        if heartRateFiles < files.count || heartRateFiles == 0 {
+            summary.notes.append(.fitbitWallClock(minutes: fitbitMinutes, files: files.count - heartRateFiles,
+                                                  accountZone: accountZone))
+        }
+        if heartRateFiles > 0 {
+            summary.notes.append(.fact("Fitbit: \(Plural.count(fitbitReadings, "heart-rate reading")) from "
+                + "\(Plural.count(heartRateFiles, "file")) in the same wall time, each at its own instant"))
         }
         fitbitMinutes = 0
         fitbitReadings = 0

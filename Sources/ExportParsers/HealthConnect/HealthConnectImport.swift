@@ -170,7 +170,7 @@ extension HealthConnectImport {
             case .json:
                 if let head, FitbitMinuteParser.looksLikeMinuteArray(head) {
                     try readFitbitFile(stream, name: name, head: head)
-                    noteFitbitMinutes(files: 1, accountZone: nil)
+                    noteFitbitMinutes(files: [name ?? ""], accountZone: nil)
                     return
                 }
                 parser = HealthConnectJSONParser(sink: sink, invalidRecords: policy, metrics: metrics)
