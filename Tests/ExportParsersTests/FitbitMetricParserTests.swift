@@ -76,7 +76,9 @@ import TestSupport
     @Test(arguments: invalidHeartRate.indices)
     func anInvalidHeartRateRowFailsWithItsPlaceAndProblem(_ index: Int) {
         let (row, problem) = Self.invalidHeartRate[index]
-        #expect(throws: ParseFailure(kind: .invalidRecord, line: 2, column: 1, byteOffset: 69, message: problem)) {
+        var failure = ParseFailure(kind: .invalidRecord, line: 2, column: 1, byteOffset: 69, message: problem)
+        failure.record = "heart-rate record"
+        #expect(throws: failure) {
             _ = try Self.parse("[" + Self.good + ",\n" + row + "]", kind: .heartRate)
         }
     }
@@ -90,12 +92,14 @@ import TestSupport
     }
 
     @Test func anInvalidDistanceOrCaloriesRowNamesItsKind() {
-        #expect(throws: ParseFailure(kind: .invalidRecord, line: 1, column: 2, byteOffset: 1,
-                                     message: #"value is an object, not a distance"#)) {
+        var distance = ParseFailure(kind: .invalidRecord, line: 1, column: 2, byteOffset: 1, message: #"value is an object, not a distance"#)
+        distance.record = "distance record"
+        #expect(throws: distance) {
             _ = try Self.parse(#"[{"dateTime":"01/01/23 00:00:00","value":{"bpm":60}}]"#, kind: .distance)
         }
-        #expect(throws: ParseFailure(kind: .invalidRecord, line: 1, column: 2, byteOffset: 1,
-                                     message: #"value "lots" is not a number"#)) {
+        var calories = ParseFailure(kind: .invalidRecord, line: 1, column: 2, byteOffset: 1, message: #"value "lots" is not a number"#)
+        calories.record = "total-energy record"
+        #expect(throws: calories) {
             _ = try Self.parse(#"[{"dateTime":"01/01/23 00:00:00","value":"lots"}]"#, kind: .calories)
         }
     }

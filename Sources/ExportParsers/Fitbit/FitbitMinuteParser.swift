@@ -326,7 +326,8 @@ extension FitbitMinuteParser {
         }
 
         private func reject(at position: SourcePosition, _ problem: @autoclosure () -> String) throws(ParseFailure) {
-            if let failure = policy.reject(at: position, problem(), skipped: &statistics.skipped) {
+            let record = kind == .steps ? ParseFailure.stepRecord : "\(kind.metric.name) record"
+            if let failure = policy.reject(at: position, problem(), record: record, skipped: &statistics.skipped) {
                 throw failure
             }
         }

@@ -42,8 +42,10 @@ extension HealthConnectImport.Reader {
                                           remedy: .useAcceptedFormat)
         }
         guard metrics.contains(kind.metric) else {
-            summary.notes.append(.fact("\(stream.location): Fitbit \(kind.metric.name) left out (not asked for with --metric)"))
-            return
+            throw ExportError.notAnExport(stream.location, expected: .healthConnect,
+                                          found: "it is Fitbit's \(kind.metric.name) (\(kind.fileNamePrefix)YYYY-MM-DD.json), "
+                                              + "and --metric does not ask for \(kind.metric.name)",
+                                          remedy: nil)
         }
         let parser = FitbitMinuteParser(sink: sink, kind: kind, invalidRecords: policy)
         try pump(stream, through: parser, grammar: "JSON")
