@@ -15,6 +15,7 @@ import TestSupport
             printf '%s' '[{"dateTime":"03/01/24 12:00:00","value":"7550"},{"dateTime":"03/01/24 12:01:00","value":"7575"},{"dateTime":"03/02/24 08:00:00","value":"3350"}]' > "$folder/distance-2024-03-01.json"
             printf '%s' '[{"dateTime":"03/01/24 00:00:00","value":"1.25"},{"dateTime":"03/01/24 00:01:00","value":"1.25"},{"dateTime":"03/01/24 23:59:00","value":"1000"},{"dateTime":"03/02/24 00:00:00","value":"0.99"},{"dateTime":"03/02/24 00:01:00","value":"1.01"}]' > "$folder/calories-2024-03-01.json"
             printf '%s' '\(heartRate)' > "$folder/heart_rate-2024-03-01.json"
+            printf '%s' '\(sleepLogs)' > "$folder/sleep-2024-03-01.json"
             \(command)
             """)
     }
@@ -26,6 +27,36 @@ import TestSupport
         {"dateTime":"03/01/24 10:00:00","value":{"bpm":20,"confidence":1}},\
         {"dateTime":"03/02/24 07:00:00","value":{"bpm":100,"confidence":3}}]
         """
+
+    /// A night from 23:00 on the 1st to 06:00 on the 2nd: light 23:10-00:00, deep 00:00-01:00, REM
+    /// 01:00-01:30, light 01:30-06:00 (410 minutes), less short wakes of 1 and 2 minutes: 407
+    /// asleep, 420 in bed. A classic nap on the 2nd, 14:00-15:00: asleep 40 + 10 minutes (restless
+    /// and awake are not), 60 in bed. Both end on the 2nd.
+    static let sleepLogs = """
+        [{"dateOfSleep":"2024-03-02","startTime":"2024-03-01T23:00:00.000","endTime":"2024-03-02T06:00:00.000","type":"stages",\
+        "levels":{"data":[{"dateTime":"2024-03-01T23:00:00.000","level":"wake","seconds":600},\
+        {"dateTime":"2024-03-01T23:10:00.000","level":"light","seconds":3000},\
+        {"dateTime":"2024-03-02T00:00:00.000","level":"deep","seconds":3600},\
+        {"dateTime":"2024-03-02T01:00:00.000","level":"rem","seconds":1800},\
+        {"dateTime":"2024-03-02T01:30:00.000","level":"light","seconds":16200}],\
+        "shortData":[{"dateTime":"2024-03-01T23:30:00.000","level":"wake","seconds":60},\
+        {"dateTime":"2024-03-02T03:00:00.000","level":"wake","seconds":120}]}},\
+        {"dateOfSleep":"2024-03-02","startTime":"2024-03-02T14:00:00.000","endTime":"2024-03-02T15:00:00.000","type":"classic",\
+        "levels":{"data":[{"dateTime":"2024-03-02T14:00:00.000","level":"asleep","seconds":2400},\
+        {"dateTime":"2024-03-02T14:40:00.000","level":"restless","seconds":300},\
+        {"dateTime":"2024-03-02T14:45:00.000","level":"awake","seconds":300},\
+        {"dateTime":"2024-03-02T14:50:00.000","level":"asleep","seconds":600}]}}]
+        """
+
+    @Test func sleepCountsOnTheDayItEnds() throws {
+        let result = try Self.run("\"$STEPIMPORT\" hc Takeout --metric sleep,in-bed --format csv")
+        try #require(result.status == 0, "\(result.stderr)")
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "date,sleep_min,in_bed_min\n2024-03-02,457,480\n")
+        #expect(result.stderr.contains("Fitbit: 2 sleep logs from 1 file"), "\(result.stderr)")
+        // The same days read in a zone: the wall clocks are placed in it and end on the same date.
+        let zoned = try Self.run("\"$STEPIMPORT\" hc Takeout --metric sleep,in-bed --format csv --tz America/New_York")
+        #expect(zoned.stdout == result.stdout, "\(zoned.stderr)")
+    }
 
     @Test func theDaysComeOutAsWorkedOutByHand() throws {
         let result = try Self.run("\"$STEPIMPORT\" hc Takeout --metric steps,distance,total-energy,heart-rate --format csv")
@@ -51,7 +82,7 @@ import TestSupport
         #expect(steps.status == 0, "\(steps.stderr)")
         #expect(String(decoding: steps.stdout, as: UTF8.self) == "date,steps,source\n2024-03-01,100,Fitbit\n2024-03-02,50,Fitbit\n")
         // Not even opened: the summary names no file but the steps.
-        #expect(!steps.stderr.contains("heart_rate") && !steps.stderr.contains("calories") && steps.stderr.contains("read Takeout/Fitbit/Global Export Data/steps-2024-03-01.json ("),
+        #expect(!steps.stderr.contains("heart_rate") && !steps.stderr.contains("calories") && !steps.stderr.contains("sleep") && steps.stderr.contains("read Takeout/Fitbit/Global Export Data/steps-2024-03-01.json ("),
                 "\(steps.stderr)")
         let distance = try Self.run("\"$STEPIMPORT\" hc Takeout --metric distance --format csv", heartRate: broken)
         #expect(distance.status == 0, "\(distance.stderr)")
@@ -63,12 +94,13 @@ import TestSupport
         #expect(skipped.status == 0, "\(skipped.stderr)")
     }
 
-    @Test func activeEnergyAndSleepAreSaidNotToComeFromFitbit() throws {
-        let result = try Self.run("\"$STEPIMPORT\" hc Takeout --metric active-energy,sleep --format csv")
+    @Test func activeEnergyAndFlightsAreSaidNotToComeFromFitbit() throws {
+        let result = try Self.run("\"$STEPIMPORT\" hc Takeout --metric active-energy,flights --format csv")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("Fitbit's calories include resting energy: they are total-energy (total_kcal), never active-energy"),
                 "\(result.stderr)")
-        #expect(result.stderr.contains("--metric active-energy, sleep: Fitbit's files are read for steps, distance, total-energy, heart-rate alone"),
+        #expect(result.stderr.contains("--metric active-energy, flights: Fitbit's files are read for steps, distance, total-energy, "
+                + "heart-rate, sleep, in-bed alone"),
                 "\(result.stderr)")
     }
 }

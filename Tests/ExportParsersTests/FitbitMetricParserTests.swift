@@ -105,7 +105,8 @@ import TestSupport
     }
 
     @Test func eachKindGivesItsMetric() {
-        #expect(FitbitMinuteParser.Kind.allCases.map(\.metric) == [.steps, .distance, .totalEnergy, .heartRate])
+        #expect(FitbitMinuteParser.Kind.allCases.map(\.metrics) == [[.steps], [.distance], [.totalEnergy], [.heartRate], [.sleep, .inBed]])
+        #expect(FitbitMinuteParser.Kind(giving: .inBed) == .sleep)
         #expect(FitbitMinuteParser.Kind(giving: .activeEnergy) == nil)
         #expect(FitbitMinuteParser.Kind(giving: .totalEnergy) == .calories)
     }

@@ -34,23 +34,29 @@ public final class FitbitMinuteParser: StepRecordParser {
         case calories
         /// Readings of `{"bpm", "confidence"}`, each at its own instant.
         case heartRate = "heart_rate"
+        /// Sleep logs with their stages: read by `FitbitSleepParser`, not this one.
+        case sleep
 
         /// The file name's prefix: `steps-` for `steps-2022-07-16.json`.
         public var fileNamePrefix: String { rawValue + "-" }
 
-        /// The metric its rows give.
-        public var metric: Metric {
+        /// The metrics its rows give.
+        public var metrics: [Metric] {
             switch self {
-            case .steps: .steps
-            case .distance: .distance
-            case .calories: .totalEnergy
-            case .heartRate: .heartRate
+            case .steps: [.steps]
+            case .distance: [.distance]
+            case .calories: [.totalEnergy]
+            case .heartRate: [.heartRate]
+            case .sleep: [.sleep, .inBed]
             }
         }
 
+        /// The metric a minute or reading gives (a sleep log gives in bed too).
+        public var metric: Metric { metrics[0] }
+
         /// The kind that gives `metric`, if any.
         public init?(giving metric: Metric) {
-            guard let kind = Kind.allCases.first(where: { $0.metric == metric }) else { return nil }
+            guard let kind = Kind.allCases.first(where: { $0.metrics.contains(metric) }) else { return nil }
             self = kind
         }
 
@@ -61,6 +67,7 @@ public final class FitbitMinuteParser: StepRecordParser {
             case .distance: "a distance"
             case .calories: "a number of kilocalories"
             case .heartRate: #"an object {"bpm", "confidence"}"#
+            case .sleep: "a sleep log"
             }
         }
 
@@ -122,6 +129,15 @@ public final class FitbitMinuteParser: StepRecordParser {
 }
 
 extension FitbitMinuteParser {
+    /// How much of a field is kept and shown: longer is invalid anyway.
+    static let maxFieldBytes = 64
+
+    /// A field's text in quotes, cut after `maxFieldBytes` bytes.
+    static func quoted(_ bytes: [UInt8]) -> String {
+        let text = String(decoding: bytes.prefix(maxFieldBytes), as: UTF8.self)
+        return "\"\(text)\(bytes.count > maxFieldBytes ? "..." : "")\""
+    }
+
     /// Receives the tokens: the one array, its row objects, their `dateTime` and `value`.
     final class RowAssembler: JSONTokenHandler {
         let sink: StepSink
@@ -150,7 +166,7 @@ extension FitbitMinuteParser {
         private var atBPM = false
         private var sawBPM = false
         private var bpmProblem: String?
-        private static let maxFieldBytes = 64
+        private static let maxFieldBytes = FitbitMinuteParser.maxFieldBytes
         private static let sourceUTF8: [UInt8] = Array(FitbitMinuteParser.source.utf8)
 
         init(sink: StepSink, kind: Kind, policy: InvalidRecordPolicy) {
@@ -294,7 +310,7 @@ extension FitbitMinuteParser {
             let position = rowPosition.sourcePosition
             guard sawDateTime else { return try reject(at: position, "it has no dateTime") }
             guard let startMs = dateTime.withUnsafeBytes({ Timestamp.parseMonthDayYear($0) }) else {
-                return try reject(at: position, "dateTime \(Self.quoted(dateTime)) is not a date and time as MM/DD/YY HH:MM:SS")
+                return try reject(at: position, "dateTime \(FitbitMinuteParser.quoted(dateTime)) is not a date and time as MM/DD/YY HH:MM:SS")
             }
             guard sawValue else { return try reject(at: position, "it has no value") }
             if let valueProblem { return try reject(at: position, "value is \(valueProblem), not \(kind.valueNoun)") }
@@ -305,16 +321,16 @@ extension FitbitMinuteParser {
                 if let bpmProblem { return try reject(at: position, "bpm is \(bpmProblem), not a number") }
             }
             guard let number = value.withUnsafeBytes({ DecimalNumber.parse($0) }) else {
-                return try reject(at: position, "\(name) \(Self.quoted(value)) is not a number")
+                return try reject(at: position, "\(name) \(FitbitMinuteParser.quoted(value)) is not a number")
             }
             // A minute is 60,000 ms; the end cannot overflow within the years a reader takes. A
             // heart-rate reading is an instant.
             var sample = StepSample(startMs: startMs, endMs: kind == .heartRate ? startMs : startMs + 60_000,
                                     offsetSeconds: nil, value: number, wallClock: true)
             if let problem = SampleLimits.problem(in: sample) {
-                return try reject(at: position, problem.message(steps: "\(name) \(Self.quoted(value))",
-                                                                start: "dateTime \(Self.quoted(dateTime))",
-                                                                end: "dateTime \(Self.quoted(dateTime)) plus a minute"))
+                return try reject(at: position, problem.message(steps: "\(name) \(FitbitMinuteParser.quoted(value))",
+                                                                start: "dateTime \(FitbitMinuteParser.quoted(dateTime))",
+                                                                end: "dateTime \(FitbitMinuteParser.quoted(dateTime)) plus a minute"))
             }
             statistics.minutes += 1
             if kind == .steps {
@@ -330,12 +346,6 @@ extension FitbitMinuteParser {
             if let failure = policy.reject(at: position, problem(), record: record, skipped: &statistics.skipped) {
                 throw failure
             }
-        }
-
-        /// A field's text in quotes, cut after `maxFieldBytes` bytes.
-        private static func quoted(_ bytes: [UInt8]) -> String {
-            let text = String(decoding: bytes.prefix(maxFieldBytes), as: UTF8.self)
-            return "\"\(text)\(bytes.count > maxFieldBytes ? "..." : "")\""
         }
     }
 }

@@ -25,51 +25,63 @@ extension HealthConnectImport.Reader {
     /// How much of a profile is read for its zone: the real one is a header and one row.
     static var profileHeadLength: Int { 64 * 1024 }
 
-    /// Reads one Fitbit time-series file whose first bytes are `head`; its name says what it holds.
-    /// A file of a kind not asked for is named in the summary and not read.
+    /// Reads one Fitbit file whose first bytes are `head`; its name says what it holds. A file of
+    /// a kind not asked for is refused.
     mutating func readFitbitFile(_ stream: ByteStream, name: String?, head: [UInt8]) throws(ExportError) {
-        guard FitbitMinuteParser.looksLikeMinuteArray(head) else {
+        let named = name.flatMap(FitbitMinuteParser.kind(ofFileNamed:))
+        if named == .sleep {
+            guard FitbitSleepParser.looksLikeSleepLogs(head) else {
+                throw ExportError.notAnExport(stream.location, expected: .healthConnect,
+                                              found: "it is named like a Fitbit sleep file but does not start as Fitbit's "
+                                                  + "array of sleep logs (\"\(ContentHead.start(head))\")",
+                                              remedy: .useAcceptedFormat)
+            }
+        } else if !FitbitMinuteParser.looksLikeMinuteArray(head) {
             throw ExportError.notAnExport(stream.location, expected: .healthConnect,
                                           found: "it is named like a Fitbit step file but does not start as Fitbit's "
                                               + "per-minute array (\"\(ContentHead.start(head))\")",
                                           remedy: .useAcceptedFormat)
         }
-        guard let name, let kind = FitbitMinuteParser.kind(ofFileNamed: name) else {
+        guard let kind = named else {
             let names = FitbitMinuteParser.Kind.allCases.map(\.fileNamePrefix).joined(separator: ", ")
             throw ExportError.notAnExport(stream.location, expected: .healthConnect,
                                           found: "it is Fitbit's per-minute array, but only its name says what it counts, "
                                               + "and the name is not one of \(names) then YYYY-MM-DD.json",
                                           remedy: .useAcceptedFormat)
         }
-        guard metrics.contains(kind.metric) else {
+        guard kind.metrics.contains(where: metrics.contains) else {
             throw ExportError.notAnExport(stream.location, expected: .healthConnect,
                                           found: "it is Fitbit's \(kind.metric.name) (\(kind.fileNamePrefix)YYYY-MM-DD.json), "
                                               + "and --metric does not ask for \(kind.metric.name)",
                                           remedy: nil)
         }
-        let parser = FitbitMinuteParser(sink: sink, kind: kind, invalidRecords: policy)
-        try pump(stream, through: parser, grammar: "JSON")
-        if kind == .heartRate {
-            fitbitReadings += parser.statistics.minutes
+        if kind == .sleep {
+            let parser = FitbitSleepParser(sink: sink, invalidRecords: policy)
+            try pump(stream, through: parser, grammar: "JSON")
+            fitbitRows[kind, default: 0] += parser.statistics.logsRead
         } else {
-            fitbitMinutes += parser.statistics.minutes
+            let parser = FitbitMinuteParser(sink: sink, kind: kind, invalidRecords: policy)
+            try pump(stream, through: parser, grammar: "JSON")
+            fitbitRows[kind, default: 0] += parser.statistics.minutes
         }
     }
 
     /// Says once, for all the Fitbit files read, how their wall-clock minutes were dated; and which
     /// metrics asked for Fitbit's files do not give.
     mutating func noteFitbitMinutes(files: [String], accountZone: String?) {
-        let heartRateFiles = files.filter { FitbitMinuteParser.kind(ofFileNamed: $0) == .heartRate }.count
-        if heartRateFiles < files.count || heartRateFiles == 0 {
-            summary.notes.append(.fitbitWallClock(minutes: fitbitMinutes, files: files.count - heartRateFiles,
-                                                  accountZone: accountZone))
+        let kinds = files.map { FitbitMinuteParser.kind(ofFileNamed: $0) }
+        func count(_ kind: FitbitMinuteParser.Kind) -> Int { kinds.filter { $0 == kind }.count }
+        let minuteFiles = files.count - count(.heartRate) - count(.sleep)
+        if minuteFiles > 0 || minuteFiles == files.count {
+            let minutes = fitbitRows.filter { $0.key != .heartRate && $0.key != .sleep }.values.reduce(0, +)
+            summary.notes.append(.fitbitWallClock(minutes: minutes, files: minuteFiles, accountZone: accountZone))
         }
-        if heartRateFiles > 0 {
-            summary.notes.append(.fact("Fitbit: \(Plural.count(fitbitReadings, "heart-rate reading")) from "
-                + "\(Plural.count(heartRateFiles, "file")) in the same wall time, each at its own instant"))
+        for (kind, what, how) in [(FitbitMinuteParser.Kind.heartRate, "heart-rate reading", "each at its own instant"),
+                                  (.sleep, "sleep log", "each on the day it ends")] where count(kind) > 0 {
+            summary.notes.append(.fact("Fitbit: \(Plural.count(fitbitRows[kind] ?? 0, what)) from "
+                + "\(Plural.count(count(kind), "file")) in the same wall time, \(how)"))
         }
-        fitbitMinutes = 0
-        fitbitReadings = 0
+        fitbitRows = [:]
         guard !metrics.isStepsOnly else { return }
         if metrics.contains(.activeEnergy) {
             summary.notes.append(.fact("Fitbit's calories include resting energy: they are total-energy (total_kcal), "
@@ -77,7 +89,7 @@ extension HealthConnectImport.Reader {
         }
         let others = metrics.metrics.filter { FitbitMinuteParser.Kind(giving: $0) == nil }.map(\.name)
         if !others.isEmpty {
-            let given = FitbitMinuteParser.Kind.allCases.map(\.metric.name).joined(separator: ", ")
+            let given = FitbitMinuteParser.Kind.allCases.flatMap(\.metrics).map(\.name).joined(separator: ", ")
             summary.notes.append(.fact("--metric \(others.joined(separator: ", ")): Fitbit's files are read for \(given) alone"))
         }
     }
@@ -90,6 +102,7 @@ extension FitbitMinuteParser: SummarizingParser {
         case .distance: "Fitbit per-minute distance JSON"
         case .calories: "Fitbit per-minute calories JSON"
         case .heartRate: "Fitbit heart rate JSON"
+        case .sleep: "Fitbit sleep JSON"
         }
     }
 
@@ -104,5 +117,19 @@ extension FitbitMinuteParser: SummarizingParser {
     }
 
     /// Its steps-only note is its own (`noteFitbitMinutes`), not Google Fit's.
+    var givesStepsOnly: Bool { false }
+}
+
+extension FitbitSleepParser: SummarizingParser {
+    var formatName: String { "Fitbit sleep JSON" }
+
+    func summarize(into summary: inout ImportSummary, at location: InputLocation) {
+        summary.addSkipped(statistics.skipped, at: location)
+    }
+
+    func takeStock(into inventory: inout ExportInventory) {
+        inventory.add(kind: formatName, name: "sleep logs", count: statistics.logsRead)
+    }
+
     var givesStepsOnly: Bool { false }
 }
