@@ -75,9 +75,9 @@ enum HelpText {
             the daily summary is preferred, then the per-day CSVs, then estimated_steps,
             and they are never added together.
           - Fitbit, from Google Takeout: the per-minute steps-YYYY-MM-DD.json files of
-            Takeout/Fitbit/Global Export Data (with --metric, its distance-, calories- and
-            heart_rate- files too), one file, that folder, or the whole Takeout zip or
-            folder, as source Fitbit. A Takeout with both Google Fit and Fitbit reads both
+            Takeout/Fitbit/Global Export Data (with --metric, its distance-, calories-,
+            heart_rate- and sleep- files too), one file, that folder, or the whole Takeout
+            zip or folder, as source Fitbit. A Takeout with both Google Fit and Fitbit reads both
             as two sources: each day takes the higher, never their sum.
 
         The android and com.android.healthconnect.phone.* origins are the phone's own
@@ -111,8 +111,9 @@ enum HelpText {
             by name (Calories (kcal) is total energy); a CSV gives day values under the
             names stepimport prints (date,steps,distance_m,hr_avg,...) or records with
             a metric column (start,end,metric,value). Fitbit's Takeout gives distance
-            (written in centimetres), calories (total energy) and heart rate (each
-            reading); a file of a metric not asked for is not opened. Details:
+            (written in centimetres), calories (total energy), heart rate (each
+            reading) and sleep (asleep stages less short wakes; in bed, each log's
+            span); a file of a metric not asked for is not opened. Details:
             docs/metrics.md, docs/fitbit.md.
             """),
         exitStatus,
