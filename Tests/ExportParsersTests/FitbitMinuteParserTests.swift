@@ -104,7 +104,12 @@ import TestSupport
         #expect(!FitbitMinuteParser.looksLikeMinuteArray(Array(#"{"dateTime":"#.utf8)))
         #expect(FitbitMinuteParser.kind(ofFileNamed: "Takeout/Fitbit/Global Export Data/steps-2022-07-16.json") == .steps)
         #expect(FitbitMinuteParser.kind(ofFileNamed: "Steps-2022-07-16.JSON") == .steps)
-        #expect(FitbitMinuteParser.kind(ofFileNamed: "distance-2022-07-16.json") == nil)
+        #expect(FitbitMinuteParser.kind(ofFileNamed: "distance-2022-07-16.json") == .distance)
+        #expect(FitbitMinuteParser.kind(ofFileNamed: "Global Export Data/heart_rate-2022-07-16.json") == .heartRate)
+        #expect(FitbitMinuteParser.kind(ofFileNamed: "calories-2022-07-16.json") == .calories)
+        #expect(FitbitMinuteParser.kind(ofFileNamed: "sleep-2022-07-16.json") == .sleep)
+        #expect(FitbitMinuteParser.kind(ofFileNamed: "sleep_score.json") == nil)
+        #expect(FitbitMinuteParser.kind(ofFileNamed: "resting_heart_rate-2022-07-16.json") == nil)
         #expect(FitbitMinuteParser.kind(ofFileNamed: "steps-2022-13-16.json") == nil)
         #expect(FitbitMinuteParser.kind(ofFileNamed: "steps.json") == nil)
     }

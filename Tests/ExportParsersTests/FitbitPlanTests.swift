@@ -10,10 +10,22 @@ import Testing
             "Takeout/Fitbit/Other/profile-old.csv",
             "Takeout/Fitbit/Your Profile/Profile.csv",
         ]))
-        #expect(plan.stepFiles == ["Takeout/Fitbit/Global Export Data/steps-2022-07-16.json",
-                                   "Takeout/Fitbit/Global Export Data/steps-2022-08-15.json"])
+        #expect(plan.files == ["Takeout/Fitbit/Global Export Data/steps-2022-07-16.json",
+                               "Takeout/Fitbit/Global Export Data/steps-2022-08-15.json"])
         #expect(plan.profile == "Takeout/Fitbit/Your Profile/Profile.csv")
         #expect(FitbitPlan.choose(["Takeout/Fitbit/Your Profile/Profile.csv", "distance-2022-08-15.json"]) == nil)
+    }
+
+    @Test func choosesTheFilesOfTheKindsAskedForOnly() throws {
+        let names = ["G/steps-2022-08-15.json", "G/heart_rate-2022-08-15.json", "G/distance-2022-08-15.json",
+                     "G/calories-2022-08-15.json", "G/sleep-2022-08-15.json"]
+        #expect(try #require(FitbitPlan.choose(names, kinds: [.heartRate, .calories])).files
+            == ["G/calories-2022-08-15.json", "G/heart_rate-2022-08-15.json"])
+        // Recognised by its steps, with nothing of the kinds asked to read.
+        #expect(try #require(FitbitPlan.choose(names, kinds: [])).files == [])
+        #expect(try #require(FitbitPlan.choose(["heart_rate-2022-08-15.json"], kinds: [.heartRate])).files
+            == ["heart_rate-2022-08-15.json"])
+        #expect(FitbitPlan.choose(["heart_rate-2022-08-15.json"]) == nil)
     }
 
     @Test func theAccountZoneIsTheProfilesTimezoneColumn() {

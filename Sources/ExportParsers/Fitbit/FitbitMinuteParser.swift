@@ -5,7 +5,7 @@ import StreamingText
 public struct FitbitMinuteStatistics: Equatable, Sendable {
     /// Objects read as minute rows (skipped ones included).
     public var rows = 0
-    /// Minutes handed to the sink.
+    /// Rows handed to the sink: minutes, or heart-rate readings.
     public var minutes = 0
     /// Rows skipped under `InvalidRecordPolicy.skip`, with the first few.
     public var skipped = SkippedRecords()
@@ -13,20 +13,67 @@ public struct FitbitMinuteStatistics: Equatable, Sendable {
     public init() {}
 }
 
-/// Streams one of Fitbit's per-minute files from Google Takeout (`Takeout/Fitbit/Global Export
-/// Data/steps-YYYY-MM-DD.json`): a JSON array of `{"dateTime": "MM/DD/YY HH:MM:SS", "value": "N"}`,
-/// the count written as a string, about a month of minutes a file.
+/// Streams one of Fitbit's time-series files from Google Takeout (`Takeout/Fitbit/Global Export
+/// Data/steps-YYYY-MM-DD.json`, `distance-`, `calories-`, `heart_rate-`): a JSON array of
+/// `{"dateTime": "MM/DD/YY HH:MM:SS", "value": "N"}`, the value written as a string, about a month
+/// of minutes a file; heart rate's value is an object `{"bpm": N, "confidence": N}`, a reading
+/// every few seconds.
 ///
 /// `dateTime` is the account's local wall clock with no zone (docs/fitbit.md gives the evidence),
-/// so each row is a one-minute sample marked `wallClock`: it counts on the date written, or is
-/// read in the `--tz` zone. Push-style and flat in memory: one row's two fields are kept at a time.
+/// so each row is a sample marked `wallClock` (a minute, or a heart-rate instant): it counts on the
+/// date written, or is read in the `--tz` zone. Push-style and flat in memory: one row's two
+/// fields are kept at a time.
 public final class FitbitMinuteParser: StepRecordParser {
-    /// What a Fitbit per-minute file counts, from its name (the rows of every kind look alike).
+    /// What a Fitbit time-series file holds, from its name (the rows of every kind look alike).
     public enum Kind: String, Sendable, CaseIterable {
+        /// Steps a minute.
         case steps
+        /// Centimetres a minute (docs/fitbit.md gives the evidence), handed on in metres.
+        case distance
+        /// Kilocalories a minute, the body's resting energy included: total energy, never active.
+        case calories
+        /// Readings of `{"bpm", "confidence"}`, each at its own instant.
+        case heartRate = "heart_rate"
+        /// Sleep logs with their stages: read by `FitbitSleepParser`, not this one.
+        case sleep
 
         /// The file name's prefix: `steps-` for `steps-2022-07-16.json`.
         public var fileNamePrefix: String { rawValue + "-" }
+
+        /// The metrics its rows give.
+        public var metrics: [Metric] {
+            switch self {
+            case .steps: [.steps]
+            case .distance: [.distance]
+            case .calories: [.totalEnergy]
+            case .heartRate: [.heartRate]
+            case .sleep: [.sleep, .inBed]
+            }
+        }
+
+        /// The metric a minute or reading gives (a sleep log gives in bed too).
+        public var metric: Metric { metrics[0] }
+
+        /// The kind that gives `metric`, if any.
+        public init?(giving metric: Metric) {
+            guard let kind = Kind.allCases.first(where: { $0.metrics.contains(metric) }) else { return nil }
+            self = kind
+        }
+
+        /// What a row's value must be, for messages.
+        var valueNoun: String {
+            switch self {
+            case .steps: "a count"
+            case .distance: "a distance"
+            case .calories: "a number of kilocalories"
+            case .heartRate: #"an object {"bpm", "confidence"}"#
+            case .sleep: "a sleep log"
+            }
+        }
+
+        /// What the value written is divided by for the metric's column unit (a division, so that
+        /// 150.5 cm is the `Double` nearest 1.505 m).
+        var divisor: Double { self == .distance ? 100 : 1 }
     }
 
     /// The source name of every Fitbit sample: the export has one account and no app names.
@@ -34,9 +81,13 @@ public final class FitbitMinuteParser: StepRecordParser {
 
     private let tokenizer: JSONTokenizer<RowAssembler>
 
-    public init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy = .fail) {
-        tokenizer = JSONTokenizer(handler: RowAssembler(sink: sink, policy: policy), allowsMultipleValues: false)
+    /// A parser of a file of `kind` (by its name); steps unless told.
+    public init(sink: StepSink, kind: Kind = .steps, invalidRecords policy: InvalidRecordPolicy = .fail) {
+        tokenizer = JSONTokenizer(handler: RowAssembler(sink: sink, kind: kind, policy: policy), allowsMultipleValues: false)
     }
+
+    /// What the file holds.
+    public var kind: Kind { tokenizer.handler.kind }
 
     /// What was read so far.
     public var statistics: FitbitMinuteStatistics { tokenizer.handler.statistics }
@@ -65,7 +116,7 @@ public final class FitbitMinuteParser: StepRecordParser {
             && month[2] == UInt8(ascii: "/")
     }
 
-    /// The kind of per-minute file a name says it is (`steps-YYYY-MM-DD.json`, any folder), or nil.
+    /// The kind of time-series file a name says it is (`steps-YYYY-MM-DD.json`, any folder), or nil.
     public static func kind(ofFileNamed name: String) -> Kind? {
         let file = name.split(separator: "/").last.map(String.init) ?? name
         let lower = file.lowercased()
@@ -78,15 +129,26 @@ public final class FitbitMinuteParser: StepRecordParser {
 }
 
 extension FitbitMinuteParser {
+    /// How much of a field is kept and shown: longer is invalid anyway.
+    static let maxFieldBytes = 64
+
+    /// A field's text in quotes, cut after `maxFieldBytes` bytes.
+    static func quoted(_ bytes: [UInt8]) -> String {
+        let text = String(decoding: bytes.prefix(maxFieldBytes), as: UTF8.self)
+        return "\"\(text)\(bytes.count > maxFieldBytes ? "..." : "")\""
+    }
+
     /// Receives the tokens: the one array, its row objects, their `dateTime` and `value`.
     final class RowAssembler: JSONTokenHandler {
         let sink: StepSink
+        let kind: Kind
         let policy: InvalidRecordPolicy
         var statistics = FitbitMinuteStatistics()
 
         private enum Field { case dateTime, value, other }
 
-        /// 0 outside the array, 1 in it, 2 in a row, deeper inside a row's nested value.
+        /// 0 outside the array, 1 in it, 2 in a row, deeper inside a row's nested value (3 in
+        /// heart rate's value object).
         private var depth = 0
         private var field = Field.other
         private var rowPosition = JSONPosition(line: 1, column: 1, offset: 0)
@@ -95,13 +157,21 @@ extension FitbitMinuteParser {
         private var value: [UInt8] = []
         private var sawDateTime = false
         private var sawValue = false
-        /// What the value was when not a string or number ("an object", "null", ...).
+        /// What the value was when not a string or number ("an object", "null", ...); for heart
+        /// rate, when not an object.
         private var valueProblem: String?
-        private static let maxFieldBytes = 64
+        /// Heart rate: whether the row's value is an object, the member being read is its `bpm`,
+        /// `bpm` was there (its text kept in `value`), and what it was when not a number.
+        private var inValueObject = false
+        private var atBPM = false
+        private var sawBPM = false
+        private var bpmProblem: String?
+        private static let maxFieldBytes = FitbitMinuteParser.maxFieldBytes
         private static let sourceUTF8: [UInt8] = Array(FitbitMinuteParser.source.utf8)
 
-        init(sink: StepSink, policy: InvalidRecordPolicy) {
+        init(sink: StepSink, kind: Kind, policy: InvalidRecordPolicy) {
             self.sink = sink
+            self.kind = kind
             self.policy = policy
             dateTime.reserveCapacity(Self.maxFieldBytes)
             value.reserveCapacity(Self.maxFieldBytes)
@@ -124,6 +194,9 @@ extension FitbitMinuteParser {
             depth -= 1
         }
 
+        /// Heart rate's value object opens: its `bpm` is read.
+        private var opensHeartRateValue: Bool { kind == .heartRate && depth == 2 && field == .value }
+
         func objectStart(at position: JSONPosition) throws(ParseFailure) {
             switch depth {
             case 0: throw wrongKind("an object at the top level", at: position)
@@ -135,17 +208,31 @@ extension FitbitMinuteParser {
                 sawDateTime = false
                 sawValue = false
                 valueProblem = nil
+                inValueObject = false
+                atBPM = false
+                sawBPM = false
+                bpmProblem = nil
                 field = .other
+            case 2 where opensHeartRateValue:
+                sawValue = true
+                inValueObject = true
+                depth = 3
             default: try nested("an object", at: position)
             }
         }
 
         func objectEnd(at position: JSONPosition) throws(ParseFailure) {
             depth -= 1
+            if depth == 2 { atBPM = false }
             if depth == 1 { try finishRow() }
         }
 
         func key(_ utf8: UnsafeRawBufferPointer, at position: JSONPosition) throws(ParseFailure) {
+            if depth == 3 && inValueObject {
+                atBPM = utf8.elementsEqual("bpm".utf8)
+                if atBPM { sawBPM = true }
+                return
+            }
             guard depth == 2 else { return }
             if utf8.elementsEqual("dateTime".utf8) {
                 field = .dateTime
@@ -157,11 +244,11 @@ extension FitbitMinuteParser {
         }
 
         func string(_ utf8: UnsafeRawBufferPointer, at position: JSONPosition) throws(ParseFailure) {
-            try scalar(utf8, at: position)
+            try scalar(utf8, "a string", at: position)
         }
 
         func number(_ text: UnsafeRawBufferPointer, at position: JSONPosition) throws(ParseFailure) {
-            try scalar(text, at: position)
+            try scalar(text, "a number", at: position)
         }
 
         func bool(_ value: Bool, at position: JSONPosition) throws(ParseFailure) {
@@ -172,7 +259,8 @@ extension FitbitMinuteParser {
             try other("null", at: position)
         }
 
-        private func scalar(_ text: UnsafeRawBufferPointer, at position: JSONPosition) throws(ParseFailure) {
+        /// A string or number (`what`, for heart rate, whose value must be an object).
+        private func scalar(_ text: UnsafeRawBufferPointer, _ what: String, at position: JSONPosition) throws(ParseFailure) {
             switch depth {
             case 0, 1: throw wrongKind("a value that is not an object", at: position)
             case 2:
@@ -183,9 +271,15 @@ extension FitbitMinuteParser {
                     dateTime.append(contentsOf: kept)
                 case .value:
                     sawValue = true
-                    value.append(contentsOf: kept)
+                    if kind == .heartRate {
+                        valueProblem = what
+                    } else {
+                        value.append(contentsOf: kept)
+                    }
                 case .other: break
                 }
+            case 3 where atBPM:
+                value.append(contentsOf: UnsafeRawBufferPointer(rebasing: text.prefix(Self.maxFieldBytes + 1)))
             default: break
             }
         }
@@ -196,6 +290,7 @@ extension FitbitMinuteParser {
             case 2:
                 if field == .value { sawValue = true; valueProblem = what }
                 if field == .dateTime { sawDateTime = true; dateTime.append(contentsOf: what.utf8) }
+            case 3 where atBPM: bpmProblem = what
             default: break
             }
         }
@@ -206,6 +301,7 @@ extension FitbitMinuteParser {
                 sawValue = true
                 valueProblem = what
             }
+            if depth == 3 && atBPM { bpmProblem = what }
             depth += 1
         }
 
@@ -214,35 +310,42 @@ extension FitbitMinuteParser {
             let position = rowPosition.sourcePosition
             guard sawDateTime else { return try reject(at: position, "it has no dateTime") }
             guard let startMs = dateTime.withUnsafeBytes({ Timestamp.parseMonthDayYear($0) }) else {
-                return try reject(at: position, "dateTime \(Self.quoted(dateTime)) is not a date and time as MM/DD/YY HH:MM:SS")
+                return try reject(at: position, "dateTime \(FitbitMinuteParser.quoted(dateTime)) is not a date and time as MM/DD/YY HH:MM:SS")
             }
             guard sawValue else { return try reject(at: position, "it has no value") }
-            if let valueProblem { return try reject(at: position, "value is \(valueProblem), not a count") }
-            guard let steps = value.withUnsafeBytes({ DecimalNumber.parse($0) }) else {
-                return try reject(at: position, "value \(Self.quoted(value)) is not a number")
+            if let valueProblem { return try reject(at: position, "value is \(valueProblem), not \(kind.valueNoun)") }
+            // Heart rate's number is its value's `bpm`; the others' is the value itself.
+            let name = kind == .heartRate ? "bpm" : "value"
+            if kind == .heartRate {
+                guard sawBPM else { return try reject(at: position, "value has no bpm") }
+                if let bpmProblem { return try reject(at: position, "bpm is \(bpmProblem), not a number") }
             }
-            // A minute is 60,000 ms; the end cannot overflow within the years a reader takes.
-            let sample = StepSample(startMs: startMs, endMs: startMs + 60_000, offsetSeconds: nil, value: steps,
-                                    wallClock: true)
+            guard let number = value.withUnsafeBytes({ DecimalNumber.parse($0) }) else {
+                return try reject(at: position, "\(name) \(FitbitMinuteParser.quoted(value)) is not a number")
+            }
+            // A minute is 60,000 ms; the end cannot overflow within the years a reader takes. A
+            // heart-rate reading is an instant.
+            var sample = StepSample(startMs: startMs, endMs: kind == .heartRate ? startMs : startMs + 60_000,
+                                    offsetSeconds: nil, value: number, wallClock: true)
             if let problem = SampleLimits.problem(in: sample) {
-                return try reject(at: position, problem.message(steps: "value \(Self.quoted(value))",
-                                                                start: "dateTime \(Self.quoted(dateTime))",
-                                                                end: "dateTime \(Self.quoted(dateTime)) plus a minute"))
+                return try reject(at: position, problem.message(steps: "\(name) \(FitbitMinuteParser.quoted(value))",
+                                                                start: "dateTime \(FitbitMinuteParser.quoted(dateTime))",
+                                                                end: "dateTime \(FitbitMinuteParser.quoted(dateTime)) plus a minute"))
             }
             statistics.minutes += 1
-            Self.sourceUTF8.withUnsafeBytes { sink.add(sample, sourceUTF8: $0) }
+            if kind == .steps {
+                Self.sourceUTF8.withUnsafeBytes { sink.add(sample, sourceUTF8: $0) }
+            } else {
+                sample.value = number / kind.divisor
+                Self.sourceUTF8.withUnsafeBytes { sink.add(sample, of: kind.metric, sourceUTF8: $0) }
+            }
         }
 
         private func reject(at position: SourcePosition, _ problem: @autoclosure () -> String) throws(ParseFailure) {
-            if let failure = policy.reject(at: position, problem(), skipped: &statistics.skipped) {
+            let record = kind == .steps ? ParseFailure.stepRecord : "\(kind.metric.name) record"
+            if let failure = policy.reject(at: position, problem(), record: record, skipped: &statistics.skipped) {
                 throw failure
             }
-        }
-
-        /// A field's text in quotes, cut after `maxFieldBytes` bytes.
-        private static func quoted(_ bytes: [UInt8]) -> String {
-            let text = String(decoding: bytes.prefix(maxFieldBytes), as: UTF8.self)
-            return "\"\(text)\(bytes.count > maxFieldBytes ? "..." : "")\""
         }
     }
 }

@@ -2,68 +2,134 @@ import HealthDays
 import ExportInput
 
 extension HealthConnectImport.Reader {
-    /// Reads a Fitbit export's step files, and the account's zone from its profile.
+    /// The kinds of Fitbit file that give the metrics asked for.
+    var fitbitKinds: Set<FitbitMinuteParser.Kind> {
+        Set(metrics.metrics.compactMap(FitbitMinuteParser.Kind.init(giving:)))
+    }
+
+    /// Reads a Fitbit export's files of the kinds asked for, and the account's zone from its profile.
     mutating func readFitbit(_ plan: FitbitPlan, _ members: [InputMember]) throws(ExportError) {
         let byName = Dictionary(members.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var accountZone: String?
         if let name = plan.profile, let profile = byName[name] {
             accountZone = FitbitPlan.accountZone(inProfileHead: try profile.head(Self.profileHeadLength))
         }
-        let files = plan.stepFiles.compactMap { byName[$0] }
+        let files = plan.files.compactMap { byName[$0] }
         plannedTotal = (plannedTotal ?? 0) + files.reduce(0) { $0 + $1.size }
         for member in files {
             try readFitbitFile(try member.open(), name: member.name, head: try member.head(HealthConnectImport.headLength))
         }
-        noteFitbitMinutes(files: files.count, accountZone: accountZone)
+        noteFitbitMinutes(files: files.map(\.name), accountZone: accountZone)
     }
 
     /// How much of a profile is read for its zone: the real one is a header and one row.
     static var profileHeadLength: Int { 64 * 1024 }
 
-    /// Reads one Fitbit per-minute file whose first bytes are `head`; its name says what it counts.
+    /// Reads one Fitbit file whose first bytes are `head`; its name says what it holds. A file of
+    /// a kind not asked for is refused.
     mutating func readFitbitFile(_ stream: ByteStream, name: String?, head: [UInt8]) throws(ExportError) {
-        guard FitbitMinuteParser.looksLikeMinuteArray(head) else {
+        let named = name.flatMap(FitbitMinuteParser.kind(ofFileNamed:))
+        if named == .sleep {
+            guard FitbitSleepParser.looksLikeSleepLogs(head) else {
+                throw ExportError.notAnExport(stream.location, expected: .healthConnect,
+                                              found: "it is named like a Fitbit sleep file but does not start as Fitbit's "
+                                                  + "array of sleep logs (\"\(ContentHead.start(head))\")",
+                                              remedy: .useAcceptedFormat)
+            }
+        } else if !FitbitMinuteParser.looksLikeMinuteArray(head) {
             throw ExportError.notAnExport(stream.location, expected: .healthConnect,
                                           found: "it is named like a Fitbit step file but does not start as Fitbit's "
                                               + "per-minute array (\"\(ContentHead.start(head))\")",
                                           remedy: .useAcceptedFormat)
         }
-        guard let name, FitbitMinuteParser.kind(ofFileNamed: name) == .steps else {
+        guard let kind = named else {
+            let names = FitbitMinuteParser.Kind.allCases.map(\.fileNamePrefix).joined(separator: ", ")
             throw ExportError.notAnExport(stream.location, expected: .healthConnect,
                                           found: "it is Fitbit's per-minute array, but only its name says what it counts, "
-                                              + "and the name is not steps-YYYY-MM-DD.json",
+                                              + "and the name is not one of \(names) then YYYY-MM-DD.json",
                                           remedy: .useAcceptedFormat)
         }
-        let parser = FitbitMinuteParser(sink: sink, invalidRecords: policy)
-        try pump(stream, through: parser, grammar: "JSON")
-        fitbitMinutes += parser.statistics.minutes
+        guard kind.metrics.contains(where: metrics.contains) else {
+            throw ExportError.notAnExport(stream.location, expected: .healthConnect,
+                                          found: "it is Fitbit's \(kind.metric.name) (\(kind.fileNamePrefix)YYYY-MM-DD.json), "
+                                              + "and --metric does not ask for \(kind.metric.name)",
+                                          remedy: nil)
+        }
+        if kind == .sleep {
+            let parser = FitbitSleepParser(sink: sink, invalidRecords: policy)
+            try pump(stream, through: parser, grammar: "JSON")
+            fitbitRows[kind, default: 0] += parser.statistics.logsRead
+        } else {
+            let parser = FitbitMinuteParser(sink: sink, kind: kind, invalidRecords: policy)
+            try pump(stream, through: parser, grammar: "JSON")
+            fitbitRows[kind, default: 0] += parser.statistics.minutes
+        }
     }
 
-    /// Says once, for all the Fitbit files read, how their wall-clock minutes were dated; and that
-    /// `--metric` gets steps alone from them.
-    mutating func noteFitbitMinutes(files: Int, accountZone: String?) {
-        summary.notes.append(.fitbitWallClock(minutes: fitbitMinutes, files: files, accountZone: accountZone))
-        fitbitMinutes = 0
-        if !metrics.isStepsOnly {
-            let others = metrics.metrics.filter { $0 != .steps }.map(\.name).joined(separator: ", ")
-            summary.notes.append(.fact("--metric \(others): Fitbit's per-minute files are read for steps alone"))
+    /// Says once, for all the Fitbit files read, how their wall-clock minutes were dated; and which
+    /// metrics asked for Fitbit's files do not give.
+    mutating func noteFitbitMinutes(files: [String], accountZone: String?) {
+        let kinds = files.map { FitbitMinuteParser.kind(ofFileNamed: $0) }
+        func count(_ kind: FitbitMinuteParser.Kind) -> Int { kinds.filter { $0 == kind }.count }
+        let minuteFiles = files.count - count(.heartRate) - count(.sleep)
+        if minuteFiles > 0 || minuteFiles == files.count {
+            let minutes = fitbitRows.filter { $0.key != .heartRate && $0.key != .sleep }.values.reduce(0, +)
+            summary.notes.append(.fitbitWallClock(minutes: minutes, files: minuteFiles, accountZone: accountZone))
+        }
+        for (kind, what, how) in [(FitbitMinuteParser.Kind.heartRate, "heart-rate reading", "each at its own instant"),
+                                  (.sleep, "sleep log", "each on the day it ends")] where count(kind) > 0 {
+            summary.notes.append(.fact("Fitbit: \(Plural.count(fitbitRows[kind] ?? 0, what)) from "
+                + "\(Plural.count(count(kind), "file")) in the same wall time, \(how)"))
+        }
+        fitbitRows = [:]
+        guard !metrics.isStepsOnly else { return }
+        if metrics.contains(.activeEnergy) {
+            summary.notes.append(.fact("Fitbit's calories include resting energy: they are total-energy (total_kcal), "
+                + "never active-energy"))
+        }
+        let others = metrics.metrics.filter { FitbitMinuteParser.Kind(giving: $0) == nil }.map(\.name)
+        if !others.isEmpty {
+            let given = FitbitMinuteParser.Kind.allCases.flatMap(\.metrics).map(\.name).joined(separator: ", ")
+            summary.notes.append(.fact("--metric \(others.joined(separator: ", ")): Fitbit's files are read for \(given) alone"))
         }
     }
 }
 
 extension FitbitMinuteParser: SummarizingParser {
-    var formatName: String { "Fitbit per-minute steps JSON" }
+    var formatName: String {
+        switch kind {
+        case .steps: "Fitbit per-minute steps JSON"
+        case .distance: "Fitbit per-minute distance JSON"
+        case .calories: "Fitbit per-minute calories JSON"
+        case .heartRate: "Fitbit heart rate JSON"
+        case .sleep: "Fitbit sleep JSON"
+        }
+    }
 
     func summarize(into summary: inout ImportSummary, at location: InputLocation) {
         let statistics = self.statistics
-        summary.stepRecords += statistics.minutes
+        if kind == .steps { summary.stepRecords += statistics.minutes }
         summary.addSkipped(statistics.skipped, at: location)
     }
 
     func takeStock(into inventory: inout ExportInventory) {
-        inventory.add(kind: formatName, name: "minutes", count: statistics.minutes)
+        inventory.add(kind: formatName, name: kind == .heartRate ? "readings" : "minutes", count: statistics.minutes)
     }
 
     /// Its steps-only note is its own (`noteFitbitMinutes`), not Google Fit's.
+    var givesStepsOnly: Bool { false }
+}
+
+extension FitbitSleepParser: SummarizingParser {
+    var formatName: String { "Fitbit sleep JSON" }
+
+    func summarize(into summary: inout ImportSummary, at location: InputLocation) {
+        summary.addSkipped(statistics.skipped, at: location)
+    }
+
+    func takeStock(into inventory: inout ExportInventory) {
+        inventory.add(kind: formatName, name: "sleep logs", count: statistics.logsRead)
+    }
+
     var givesStepsOnly: Bool { false }
 }

@@ -9,7 +9,7 @@ extension HealthConnectImport.Reader {
         // A folder given itself (`Takeout/Fit/All Data/`) names the folder its files are in.
         let folderName = container.isZip ? nil : URL(fileURLWithPath: container.location.path).lastPathComponent
         let takeout = TakeoutPlan.choose(members.map(\.name), inFolderNamed: folderName)
-        let fitbit = FitbitPlan.choose(members.map(\.name))
+        let fitbit = FitbitPlan.choose(members.map(\.name), kinds: fitbitKinds)
         if takeout != nil || fitbit != nil {
             if let takeout {
                 try readTakeout(takeout, members, container: container.location, folderName: folderName)

@@ -110,8 +110,9 @@ extension HealthConnectImport {
         /// their records, CSV files their columns; Takeout's raw step streams give steps alone,
         /// and the summary says so.
         var metrics: MetricSet = .steps
-        /// Fitbit minutes read since the last note on them (`noteFitbitMinutes`).
-        var fitbitMinutes = 0
+        /// Fitbit rows read by kind (minutes, heart-rate readings, sleep logs) since the last note
+        /// on them (`noteFitbitMinutes`).
+        var fitbitRows: [FitbitMinuteParser.Kind: Int] = [:]
         /// Whether the summary already says that a dump gave steps only.
         private var notedStepsOnlyDump = false
         var summary = ImportSummary()
@@ -166,9 +167,10 @@ extension HealthConnectImport {
             let parser: SummarizingParser
             switch format {
             case .json:
-                if let head, FitbitMinuteParser.looksLikeMinuteArray(head) {
+                if let head, FitbitMinuteParser.looksLikeMinuteArray(head)
+                    || (name.flatMap(FitbitMinuteParser.kind(ofFileNamed:)) == .sleep && FitbitSleepParser.looksLikeSleepLogs(head)) {
                     try readFitbitFile(stream, name: name, head: head)
-                    noteFitbitMinutes(files: 1, accountZone: nil)
+                    noteFitbitMinutes(files: [name ?? ""], accountZone: nil)
                     return
                 }
                 parser = HealthConnectJSONParser(sink: sink, invalidRecords: policy, metrics: metrics)

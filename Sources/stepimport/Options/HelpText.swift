@@ -75,9 +75,10 @@ enum HelpText {
             the daily summary is preferred, then the per-day CSVs, then estimated_steps,
             and they are never added together.
           - Fitbit, from Google Takeout: the per-minute steps-YYYY-MM-DD.json files of
-            Takeout/Fitbit/Global Export Data, one file, that folder, or the whole Takeout
-            zip or folder, as source Fitbit. A Takeout with both Google Fit and Fitbit
-            reads both as two sources: each day takes the higher, never their sum.
+            Takeout/Fitbit/Global Export Data (with --metric, its distance-, calories-,
+            heart_rate- and sleep- files too), one file, that folder, or the whole Takeout
+            zip or folder, as source Fitbit. A Takeout with both Google Fit and Fitbit reads both
+            as two sources: each day takes the higher, never their sum.
 
         The android and com.android.healthconnect.phone.* origins are the phone's own
         counter under two names and count as one source.
@@ -118,7 +119,11 @@ enum HelpText {
             workouts are exercise sessions with their span. Takeout's columns are found
             by name (Calories (kcal) is total energy); a CSV gives day values under the
             names stepimport prints (date,steps,distance_m,hr_avg,...) or records with
-            a metric column (start,end,metric,value). Details: docs/metrics.md.
+            a metric column (start,end,metric,value). Fitbit's Takeout gives distance
+            (written in centimetres), calories (total energy), heart rate (each
+            reading) and sleep (asleep stages less short wakes; in bed, each log's
+            span); a file of a metric not asked for is not opened. Details:
+            docs/metrics.md, docs/fitbit.md.
             """),
         exitStatus,
         HelpSection("EXAMPLES", body: """
