@@ -28,11 +28,17 @@ public func fuzzHealthConnectJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
     return 0
 }
 
-/// Fitbit's per-minute arrays (`steps-YYYY-MM-DD.json` of a Google Takeout), which `hc` tells from
-/// the dumps above by their first bytes: `FitbitMinuteParser`, in chunks, into the day rules.
+/// Fitbit's Google Takeout files, which `hc` tells from the dumps above by their name and first
+/// bytes: `FitbitMinuteParser` as the kind the input's length picks (steps, distance, calories,
+/// heart rate), and, for every other input, `FitbitSleepParser`, in chunks, into the metrics' day
+/// rules (a minute or reading, a sleep log's stages and span).
 func fuzzFitbitMinutes(_ input: FuzzInput) {
-    let aggregator = DayAggregator(rule: input.zoneRule)
-    let parser = FitbitMinuteParser(sink: aggregator, invalidRecords: input.policy)
+    let minuteKinds = FitbitMinuteParser.Kind.allCases.filter { $0 != .sleep }
+    let kind = minuteKinds[(input.bytes.count / 7) % minuteKinds.count]
+    let metrics = MetricAggregator(metrics: .healthConnect, rule: input.zoneRule)
+    let parser: StepRecordParser = input.metrics.isStepsOnly
+        ? FitbitMinuteParser(sink: metrics, kind: kind, invalidRecords: input.policy)
+        : FitbitSleepParser(sink: metrics, invalidRecords: input.policy)
     do throws(ParseFailure) {
         try input.forEachChunk { (chunk) throws(ParseFailure) in try parser.feed(chunk) }
         try parser.finish()
@@ -41,5 +47,5 @@ func fuzzFitbitMinutes(_ input: FuzzInput) {
         return
     }
     blackHole(FitbitMinuteParser.looksLikeMinuteArray(Array(input.bytes.prefix(4096))))
-    totalDays(aggregator)
+    totalMetricDays(metrics)
 }
