@@ -168,6 +168,15 @@ import TestSupport
                 "\(summary.notes)")
     }
 
+    /// 1e19 in a metric row is refused as that metric's record, not worded as steps.
+    @Test func aValueBeyondTheBoundIsAnInvalidRecordOfItsMetric() throws {
+        let failure = try #require(Self.failure("start,end,metric,value\n2024-03-01T08:00:00Z,2024-03-01T09:00:00Z,distance,1e19\n"))
+        #expect(failure.line == 2 && failure.column == 4)
+        #expect(failure.record == "distance record")
+        #expect(failure.message.contains("\"1e19\" is more than one record can hold"), "\(failure.message)")
+        #expect(!failure.message.contains("steps"))
+    }
+
     @Test func aSummedRecordNeedsItsValueAndItsEnd() throws {
         let text = "start,end,metric,value\n2024-03-01T08:00:00Z,,distance,80\n"
         let failure = try #require(Self.failure(text))

@@ -330,7 +330,8 @@ extension FitbitMinuteParser {
             if let problem = SampleLimits.problem(in: sample) {
                 return try reject(at: position, problem.message(steps: "\(name) \(FitbitMinuteParser.quoted(value))",
                                                                 start: "dateTime \(FitbitMinuteParser.quoted(dateTime))",
-                                                                end: "dateTime \(FitbitMinuteParser.quoted(dateTime)) plus a minute"))
+                                                                end: "dateTime \(FitbitMinuteParser.quoted(dateTime)) plus a minute",
+                                                                metric: kind.metric))
             }
             statistics.minutes += 1
             if kind == .steps {

@@ -244,15 +244,16 @@ extension StepCSVParser {
         } else if !takesSpan {
             guard let number = DecimalNumber.parse(countCell), number.isFinite, number >= 0 else {
                 return try reject(record, field: columns.count + 1,
-                                  "\(describe(field: columns.count)): \(Self.quoted(countCell)) is not a non-negative number")
+                                  "\(describe(field: columns.count)): \(Self.quoted(countCell)) is not a non-negative number",
+                                  metric: metric)
             }
             sample.value = number
         }
         if let problem = SampleLimits.problem(in: sample) {
             return try reject(record, field: (problem == .tooManySteps ? columns.count : columns.start) + 1,
-                              problem == .tooManySteps
-                                  ? "\(describe(field: columns.count)): \(Self.quoted(countCell)) is more than one record may hold (1,000,000)"
-                                  : problem.message(steps: "", start: "\(describe(field: columns.start))", end: "\(describe(field: columns.end))"))
+                              problem.message(steps: "\(describe(field: columns.count)): \(Self.quoted(countCell))",
+                                              start: describe(field: columns.start), end: describe(field: columns.end),
+                                              metric: metric), metric: metric)
         }
         statistics.metricValues += 1
         let origin = optionalCell(record, columns.origin)

@@ -119,8 +119,11 @@ public final class StepCSVParser: StepRecordParser {
     // MARK: - Invalid rows
 
     /// Stops on an unusable row, or skips and counts it, as the policy says; `field` is 1-based.
-    func reject(_ record: CSVRecord, field: Int, _ problem: String) throws(ParseFailure) {
-        if let failure = policy.reject(at: SourcePosition(line: record.line, column: field, byteOffset: record.offset), problem, skipped: &statistics.skipped) {
+    /// `metric` names the record in the message for a row of another metric (`invalid distance record`).
+    func reject(_ record: CSVRecord, field: Int, _ problem: String, metric: Metric = .steps) throws(ParseFailure) {
+        let name = metric == .steps ? ParseFailure.stepRecord : "\(metric.name) record"
+        if let failure = policy.reject(at: SourcePosition(line: record.line, column: field, byteOffset: record.offset), problem,
+                                       record: name, skipped: &statistics.skipped) {
             throw failure
         }
     }
