@@ -150,6 +150,17 @@ struct HealthConnectDayComposer {
     /// The watch's records: steps of all walks summed in 10-minute bins of its wall clock.
     private mutating func binned(_ walks: [Walk], factor: Double, zone: TravelZone, _ random: inout SplitMix64,
                                  _ ids: inout SplitMix64) {
+        for bin in Self.watchBins(walks, zone: zone) {
+            let steps = Int((bin.steps * factor).rounded())
+            guard steps > 0 else { continue }
+            append(.samsung, bin.startMs, bin.endMs, count: steps, method: .automaticallyRecorded, zone: zone,
+                   modified: bin.endMs + random.int64(300_000...1_800_000), &ids)
+        }
+    }
+
+    /// The watch's 10-minute bins of its wall clock over the walks: start, end, steps (its step
+    /// records, and the metric composer's distance and calories over the same bins).
+    static func watchBins(_ walks: [Walk], zone: TravelZone) -> [(startMs: Int64, endMs: Int64, steps: Double)] {
         let bin: Int64 = 600_000
         var bins: [(index: Int64, steps: Double, offset: Int64)] = []
         for walk in walks {
@@ -167,13 +178,7 @@ struct HealthConnectDayComposer {
                 from = to
             }
         }
-        for entry in bins {
-            let steps = Int((entry.steps * factor).rounded())
-            guard steps > 0 else { continue }
-            let start = entry.index * bin - entry.offset
-            append(.samsung, start, start + bin, count: steps, method: .automaticallyRecorded, zone: zone,
-                   modified: start + bin + random.int64(300_000...1_800_000), &ids)
-        }
+        return bins.map { ($0.index * bin - $0.offset, ($0.index + 1) * bin - $0.offset, $0.steps) }
     }
 
     private mutating func append(_ app: HealthConnectApp, _ start: Int64, _ end: Int64, count: Int,

@@ -12,7 +12,7 @@ extension HealthConnectMetricComposer {
 
         if context.watchWorn {
             let factor = watch.double(0.97, 1.03)
-            for bin in HealthConnectMetricComposer.bins(context.walks, zone: context.zone) {
+            for bin in HealthConnectDayComposer.watchBins(context.walks, zone: context.zone) {
                 let modified = bin.endMs + watch.int64(5 * Self.minute...40 * Self.minute)
                 let distance = Int64((bin.steps * stride * factor * 1000).rounded())
                 if distance > 0 {
@@ -128,27 +128,6 @@ extension HealthConnectMetricComposer {
 
     // MARK: - Pieces
 
-    /// The watch's 10-minute bins of its wall clock over the walks: start, end, steps.
-    static func bins(_ walks: [HealthConnectDayComposer.Walk], zone: TravelZone) -> [(startMs: Int64, endMs: Int64, steps: Double)] {
-        let bin: Int64 = 600_000
-        var bins: [(index: Int64, steps: Double, offset: Int64)] = []
-        for walk in walks {
-            let offset = zone.offset(at: floorDivide(walk.startMs, 1000)) * 1000
-            var from = walk.startMs
-            while from < walk.endMs {
-                let index = floorDivide(from + offset, bin)
-                let to = min(walk.endMs, (index + 1) * bin - offset)
-                let steps = Double(to - from) * walk.stepsPerMs
-                if let last = bins.last, last.index == index {
-                    bins[bins.count - 1].steps += steps
-                } else {
-                    bins.append((index, steps, offset))
-                }
-                from = to
-            }
-        }
-        return bins.map { ($0.index * bin - $0.offset, ($0.index + 1) * bin - $0.offset, $0.steps) }
-    }
 
     /// Metres and small calories per millisecond of a training.
     static func intensity(_ type: HealthConnectExerciseSession.ExerciseType, _ random: inout SplitMix64) -> (Double, Double) {
