@@ -206,6 +206,15 @@ extension StepCSVParser {
 
     // MARK: - Record rows with a metric column
 
+    /// The metric a metric cell names, or nil; the last word's answer is kept, so a file of
+    /// rows of one type costs no allocation per row (a word is normalized only when it changes).
+    private func metric(named word: UnsafeRawBufferPointer) -> Metric? {
+        if word.elementsEqual(lastMetricWord.word) { return lastMetricWord.metric }
+        let metric = Self.metricWords[Self.normalized(String(decoding: word, as: UTF8.self))]
+        lastMetricWord = (Array(word), metric)
+        return metric
+    }
+
     /// start, end, metric, value, [origin], [zone offset]: one record of the metric the row names,
     /// its value in the metric's column unit (docs/metrics.md, *CSV*). An instant (heart rate,
     /// resting heart rate, HRV, VO2max) may leave its end empty; sleep, in bed and workouts take
@@ -214,7 +223,7 @@ extension StepCSVParser {
     func metricRecordRow(_ record: CSVRecord) throws(ParseFailure) {
         guard record.count >= columns.needed else { return try rejectShortRow(record) }
         let word = Self.trimmed(record[columns.metric])
-        guard let metric = Self.metricWords[Self.normalized(String(decoding: word, as: UTF8.self))] else {
+        guard let metric = metric(named: word) else {
             // Another record type (a dump of every type has weight, blood pressure, ...): left
             // out and counted, its name kept for the summary.
             statistics.otherTypeRows += 1

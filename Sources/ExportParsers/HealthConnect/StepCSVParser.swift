@@ -25,6 +25,8 @@ public final class StepCSVParser: StepRecordParser {
     var names: [String] = []
     /// A Takeout per-day file's heart rate and sleep, handed on for its day at the end.
     var fileDay = FileDay()
+    /// A record CSV's last metric word and the metric it named (`metric(named:)`).
+    var lastMetricWord: (word: [UInt8], metric: Metric?) = ([], nil)
 
     /// What was read so far.
     public internal(set) var statistics = Statistics()
