@@ -140,4 +140,67 @@ import TestSupport
         try HealthConnectJSONParser(sink: collector, invalidRecords: .fail).feedAll(dump(modifiedA: "soon"), chunk: 4096)
         #expect(collector.entries.map(\.sample.value) == [600, 900])
     }
+
+    /// The metric tables under the rule: read in start order with their last_modified_time, each
+    /// its own sweep over the stored ACTIVITY list; distance and energy are not cut.
+    @Test func distanceEnergyAndFloorsFollowTheSameList() throws {
+        let (hour, minute): (Int64, Int64) = (3_600_000, 60_000)
+        let nine = utcMs(2026, 3, 1, 9)
+        let noon = nine + 3 * hour
+        let half = 30 * minute
+        let sql = """
+            INSERT INTO distance_record_table (uuid, app_info_id, start_time, start_zone_offset, end_time, end_zone_offset, distance, last_modified_time) VALUES
+              (x'01', 2, \(noon + half), 0, \(noon + 3 * half), 0, 300, 10),
+              (x'02', 1, \(noon), 0, \(noon + hour), 0, 100, 50),
+              (x'03', 1, \(nine + half), 0, \(nine + 3 * half), 0, 600, 1),
+              (x'04', 4, \(nine), 0, \(nine + hour), 0, 1000, 1);
+            INSERT INTO active_calories_burned_record_table (uuid, app_info_id, start_time, start_zone_offset, end_time, end_zone_offset, energy, last_modified_time) VALUES
+              (x'05', 4, \(nine), 0, \(nine + hour), 0, 250400, 1);
+            INSERT INTO floors_climbed_record_table (uuid, app_info_id, start_time, start_zone_offset, end_time, end_zone_offset, floors, last_modified_time) VALUES
+              (x'06', 3, \(nine), 0, \(nine + hour), 0, 7, 1);
+            """
+        let folder = ScratchFolder()
+        let database = try HealthConnectDatabaseMetricTests.database(sql, in: folder)
+        // The stored list of DatabaseBuilder is "4,1,3"; android first instead, fitness absent:
+        let aggregator = PriorityMetricAggregator(metrics: MetricSet([.distance, .activeEnergy, .flights]), rule: .recordedOffset,
+                                                  priority: ["android", "com.sec.android.app.shealth"])
+        _ = try database.read(into: aggregator, metrics: MetricSet([.distance, .activeEnergy, .flights]))
+        try aggregator.finish()
+        // Distance: 09:00-09:30 shealth 1000 x 1/2 = 500; 09:30-10:30 android 600. At noon two
+        // android rows (the phone's two names), the earlier modified later: 12:00-13:00 100, then
+        // 13:00-13:30 300 x 1/2 = 150. 500 + 600 + 100 + 150 = 1350 m. (Were last_modified_time
+        // not read, the later start would win from 12:30: 50 + 300 = 350, so 1450.)
+        // Energy: 250,400 calories, 250.4 kcal, 250. Floors: fitness is absent, so nothing.
+        let day = try #require(aggregator.days().first)
+        #expect(aggregator.days().count == 1)
+        #expect(day[.distanceMetres] == 1350)
+        #expect(day[.activeKilocalories] == 250)
+        #expect(day[.flights] == nil)
+        #expect(aggregator.aggregator(of: .flights)?.unlistedSources
+            == [SourceRecordCount(source: "com.google.android.apps.fitness", records: 1)])
+        #expect(aggregator.storedPriority == ["com.sec.android.app.shealth", "android", "com.google.android.apps.fitness"])
+    }
+
+    /// A metric record of a dump under the rule carries its lastModifiedTime too: A 09:00-10:00
+    /// 600 m and B 09:30-10:30 900 m of one app; A modified later gives 600 + 450, B later 300 + 900.
+    @Test(arguments: [1, 4096]) func aDistanceRecordModifiedLastWins(chunk: Int) throws {
+        func dump(_ modifiedA: String) -> [UInt8] {
+            Array("""
+                {"Distance":[
+                {"startTime":"2024-03-01T09:00:00Z","endTime":"2024-03-01T10:00:00Z","distance":{"inMeters":600},
+                 "metadata":{"dataOrigin":"com.phone","lastModifiedTime":"\(modifiedA)"}},
+                {"startTime":"2024-03-01T09:30:00Z","endTime":"2024-03-01T10:30:00Z","distance":{"inMeters":900},
+                 "metadata":{"lastModifiedTime":"2024-03-01T11:00:00Z","dataOrigin":"com.phone"}}
+                ]}
+                """.utf8)
+        }
+        for (modified, metres) in [("2024-03-01T12:00:00Z", 1050.0), ("2024-03-01T10:45:00Z", 1200.0)] {
+            let aggregator = PriorityMetricAggregator(metrics: MetricSet([.steps, .distance]), rule: .recordedOffset,
+                                                      priority: ["com.phone"])
+            try HealthConnectJSONParser(sink: aggregator, invalidRecords: .fail, metrics: MetricSet([.steps, .distance]))
+                .feedAll(dump(modified), chunk: chunk)
+            try aggregator.finish()
+            #expect(aggregator.days().map { $0[.distanceMetres] } == [metres])
+        }
+    }
 }

@@ -58,11 +58,23 @@ extension HealthConnectDatabase {
             statistics.absentTables.append(table)
             return false
         }
+        // Health Connect's own total (`--rule hc-priority`) needs each row's last_modified_time and
+        // the rows in time order, as for steps; every other read stays as it was.
+        let prioritySink = sink.prioritySink
         for spec in HealthConnectDatabase.intervalTables where metrics.contains(spec.metric) && has(spec.table) {
+            var modified: Int32?
+            var order = "row_id"
+            if let prioritySink {
+                let columns = try HealthConnectDatabase.columnNames(of: spec.table, connection, location)
+                modified = columns.contains("last_modified_time") ? 5 : nil
+                order = "start_time, row_id"
+                prioritySink.recordsComeInStartOrder()
+            }
             try readRows(spec.table, """
-                SELECT row_id, start_time, end_time, start_zone_offset, \(spec.column), app_info_id
-                FROM \(spec.table) ORDER BY row_id
-                """, into: sink, origins: origins, policy: policy, statistics: &statistics) { (check, rowID) throws(ExportError) in
+                SELECT row_id, start_time, end_time, start_zone_offset, \(spec.column),\(modified == nil ? "" : " last_modified_time,")
+                 app_info_id FROM \(spec.table) ORDER BY \(order)
+                """, into: sink, origins: origins, policy: policy, statistics: &statistics,
+                lastModifiedColumn: modified) { (check, rowID) throws(ExportError) in
                 guard var sample = try check.interval(rowID, start: 1, end: 2, offset: 3),
                       let value = try check.number(4, spec.column, rowID)
                 else { return nil }
@@ -148,11 +160,13 @@ extension HealthConnectDatabase {
 
     /// Reads `sql` row by row: column 0 the row id named in errors, the last column the app;
     /// `body` turns a row into a sample of a metric (nil: refused or nothing to hand on).
+    /// Under `--rule hc-priority` (the sink's `prioritySink`), `lastModifiedColumn` is the
+    /// statement's `last_modified_time`, handed on with each sample (nil: the table has none).
     private func readRows(_ table: String, _ sql: String, into sink: StepSink, origins: Origins, policy: InvalidRecordPolicy,
-                          statistics: inout HealthConnectDatabaseStatistics,
+                          statistics: inout HealthConnectDatabaseStatistics, lastModifiedColumn: Int32? = nil,
                           _ body: (RowCheck, Int64) throws(ExportError) -> (Metric, StepSample)?) throws(ExportError) {
         try readRowsHandingSeveral(table, sql, into: sink, origins: origins, policy: policy,
-                                   statistics: &statistics) { (check, rowID, hand) throws(ExportError) in
+                                   statistics: &statistics, lastModifiedColumn: lastModifiedColumn) { (check, rowID, hand) throws(ExportError) in
             if let (metric, sample) = try body(check, rowID) { hand(metric, sample) }
         }
     }
@@ -161,9 +175,10 @@ extension HealthConnectDatabase {
     /// asleep): `body` calls `hand` for each, so no row costs a list.
     private func readRowsHandingSeveral(
         _ table: String, _ sql: String, into sink: StepSink, origins: Origins, policy: InvalidRecordPolicy,
-        statistics: inout HealthConnectDatabaseStatistics,
+        statistics: inout HealthConnectDatabaseStatistics, lastModifiedColumn: Int32? = nil,
         _ body: (RowCheck, Int64, (Metric, StepSample) -> Void) throws(ExportError) -> Void
     ) throws(ExportError) {
+        let prioritySink = sink.prioritySink
         let statement = try prepare(sql)
         let check = RowCheck(table: table, statement: statement, policy: policy, location: location)
         let appColumn = Int32(sqlite3_column_count(statement.handle) - 1)
@@ -183,7 +198,12 @@ extension HealthConnectDatabase {
             }
             try body(check, statement.int64(0)) { metric, sample in
                 handed += 1
-                source.withUnsafeBytes { sink.add(sample, of: metric, sourceUTF8: $0) }
+                if let prioritySink {
+                    let modified = lastModifiedColumn.flatMap { statement.type($0) == SQLITE_INTEGER ? statement.int64($0) : nil }
+                    source.withUnsafeBytes { prioritySink.add(sample, of: metric, lastModifiedMs: modified, sourceUTF8: $0) }
+                } else {
+                    source.withUnsafeBytes { sink.add(sample, of: metric, sourceUTF8: $0) }
+                }
             }
         }
         statistics.metricSamples += handed

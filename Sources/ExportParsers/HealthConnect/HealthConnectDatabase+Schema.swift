@@ -73,7 +73,7 @@ extension HealthConnectDatabase {
     }
 
     /// The declared columns of `table` (a constant name, never user input).
-    private static func columnNames(of table: String, _ connection: OpaquePointer,
+    static func columnNames(of table: String, _ connection: OpaquePointer,
                                     _ location: InputLocation) throws(ExportError) -> Set<String> {
         let statement = try prepare("SELECT name FROM pragma_table_info('\(table)')", on: connection, location: location)
         var names = Set<String>()

@@ -467,7 +467,13 @@ extension HealthConnectJSONParser.Assembler {
 
     private func hand(_ sample: StepSample, of metric: Metric, _ index: Int) {
         statistics.metricSamples += 1
-        withSource(index) { sink.add(sample, of: metric, sourceUTF8: $0) }
+        if let prioritySink, index < modified.count {
+            // Under --rule hc-priority, with the record's lastModifiedTime as a step record's.
+            let time = modified[index]
+            withSource(index) { prioritySink.add(sample, of: metric, lastModifiedMs: time == .min ? nil : time, sourceUTF8: $0) }
+        } else {
+            withSource(index) { sink.add(sample, of: metric, sourceUTF8: $0) }
+        }
     }
 
     /// The shape a metric record's members point to: the step records' rule, and HCGateway's

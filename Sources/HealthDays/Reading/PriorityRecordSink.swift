@@ -16,4 +16,8 @@ public protocol PriorityRecordSink: StepSink {
     /// Takes one step sample with the instant its record was last modified (milliseconds since
     /// 1970), which breaks ties between records of one app; nil when the input does not say.
     func add(_ sample: StepSample, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer)
+
+    /// Takes one sample of `metric` (its value in the column's unit, as `StepSink.add(_:of:sourceUTF8:)`)
+    /// with the instant its record was last modified; nil when the input does not say.
+    func add(_ sample: StepSample, of metric: Metric, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer)
 }

@@ -1,7 +1,8 @@
-/// Health Connect's own day total (`--rule hc-priority`): in every slice of time only the record
-/// of the highest-priority app that covers it counts, pro rata; apps absent from the priority list
-/// count nothing; a day's sum is cut to whole steps. docs/rules.md gives the algorithm and the
-/// AOSP files it follows.
+/// Health Connect's own day total of one summed metric (`--rule hc-priority`): in every slice of
+/// time only the record of the highest-priority app that covers it counts, pro rata; apps absent
+/// from the priority list count nothing; a day's sum of steps is cut to whole steps (distance,
+/// energy and floors stay as they are). docs/rules.md gives the algorithm and the AOSP files it
+/// follows; `PriorityMetricAggregator` holds one of these per metric.
 ///
 /// The records compete on the clock that places their days (docs/domain.md rule 5): each on the
 /// local clock of its own offset, or, under `--tz`, in instants split at that zone's midnights.
@@ -9,6 +10,8 @@
 /// forgotten; others are held (`SampleLimits.maximumHeldPriorityRecords` at most) until `finish()`.
 public final class PriorityDayAggregator: PriorityRecordSink {
     public let rule: ZoneRule
+    /// The metric it totals; samples of any other are left out.
+    public let metric: Metric
     private let calendar: ZoneCalendar?
     /// The list given by the caller (`--priority`), sources highest first; it wins over a stored one.
     public let givenPriority: [String]?
@@ -38,8 +41,9 @@ public final class PriorityDayAggregator: PriorityRecordSink {
     /// How far a record's local start can lie before its instant: the widest offset.
     private static let offsetReachMs = Int64(SampleLimits.maximumOffsetSeconds) * 1000
 
-    public init(rule: ZoneRule, priority: [String]? = nil) {
+    public init(rule: ZoneRule, priority: [String]? = nil, metric: Metric = .steps) {
         self.rule = rule
+        self.metric = metric
         givenPriority = priority
         if case .zone(let zone) = rule {
             calendar = ZoneCalendar(zone: zone)
@@ -65,10 +69,19 @@ public final class PriorityDayAggregator: PriorityRecordSink {
     }
 
     public func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer) {
-        add(sample, lastModifiedMs: nil, sourceUTF8: sourceUTF8)
+        add(sample, of: .steps, lastModifiedMs: nil, sourceUTF8: sourceUTF8)
+    }
+
+    public func add(_ sample: StepSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
+        add(sample, of: metric, lastModifiedMs: nil, sourceUTF8: sourceUTF8)
     }
 
     public func add(_ sample: StepSample, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer) {
+        add(sample, of: .steps, lastModifiedMs: lastModifiedMs, sourceUTF8: sourceUTF8)
+    }
+
+    public func add(_ sample: StepSample, of metric: Metric, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer) {
+        guard metric == self.metric else { return }
         stats.samples += 1
         guard SampleLimits.isSafe(sample) else {
             stats.refused += 1
@@ -101,6 +114,12 @@ public final class PriorityDayAggregator: PriorityRecordSink {
 
     /// A day total has no times to compete on: it is left out and counted.
     public func addDayTotal(_ date: LocalDate, steps: Double, sourceUTF8: UnsafeRawBufferPointer) {
+        addDayValue(date, of: .steps, value: steps, sourceUTF8: sourceUTF8)
+    }
+
+    /// A value given whole for a day, like a day total, is left out and counted (its metric's only).
+    public func addDayValue(_ date: LocalDate, of column: MetricColumn, value: Double, sourceUTF8: UnsafeRawBufferPointer) {
+        guard column.metric == metric else { return }
         stats.samples += 1
         stats.dayTotals += 1
     }
@@ -146,10 +165,8 @@ public final class PriorityDayAggregator: PriorityRecordSink {
     /// app gave (rounded), most first; they need not add up to the day's total.
     public func dayTotals(in range: ClosedRange<LocalDate>? = nil) -> [DayTotal] {
         var bySource: [Int32: [SourceTotal]] = [:]
-        for (key, sum) in sourceSums {
-            let day = Int32(truncatingIfNeeded: key >> 32)
-            let source = Int(UInt32(truncatingIfNeeded: key))
-            bySource[day, default: []].append(SourceTotal(source: sources.names[source], steps: DayAggregator.rounded(sum)))
+        for share in sourceShares() {
+            bySource[share.date.daysSinceEpoch, default: []].append(SourceTotal(source: share.source, steps: DayAggregator.rounded(share.sum)))
         }
         var days: [DayTotal] = []
         for (day, sum) in daySums {
@@ -163,6 +180,22 @@ public final class PriorityDayAggregator: PriorityRecordSink {
             days.append(DayTotal(date: date, steps: steps, source: shares.first?.source ?? "", sources: shares))
         }
         return days.sorted { $0.date < $1.date }
+    }
+
+    /// Each day's sum as added, before any cutting or rounding, in date order; optionally limited
+    /// to a range. Days with no slice are absent.
+    public func unroundedDays(in range: ClosedRange<LocalDate>? = nil) -> [(date: LocalDate, sum: Double)] {
+        daySums.lazy.map { (date: LocalDate(daysSinceEpoch: $0.key), sum: $0.value) }
+            .filter { range?.contains($0.date) ?? true }
+            .sorted { $0.date < $1.date }
+    }
+
+    /// What each source's slices gave each day, as added (unordered).
+    public func sourceShares() -> [(date: LocalDate, source: String, sum: Double)] {
+        sourceSums.map { key, sum in
+            (date: LocalDate(daysSinceEpoch: Int32(truncatingIfNeeded: key >> 32)),
+             source: sources.names[Int(UInt32(truncatingIfNeeded: key))], sum: sum)
+        }
     }
 
     /// Sources that had records and are absent from the list, with how many records each: they counted nothing.

@@ -3,7 +3,11 @@
 ///
 /// Sits between a reader and the next sink. Each distinct source is matched once; sources are
 /// looked up in a `SourceTable`, which allocates nothing for a source it knows.
-public final class SourceExclusion: StepSink {
+///
+/// Before a `PriorityRecordSink` (`--rule hc-priority`) it is one too, and passes the priority
+/// list, the order and each record's last-modified time through: an excluded app's records are
+/// gone before the sweep, as if the export had never held them.
+public final class SourceExclusion: PriorityRecordSink {
     /// What was left out: one source, the pattern that matched it, and its records.
     public struct Excluded: Equatable, Sendable {
         public let source: String
@@ -60,6 +64,31 @@ public final class SourceExclusion: StepSink {
         let decision = decide(sourceUTF8)
         if decision < 0 {
             next.addDayValue(date, of: column, value: value, sourceUTF8: sourceUTF8)
+        } else {
+            excluded[decision].records += 1
+        }
+    }
+
+    // MARK: - Before Health Connect's own total
+
+    public var prioritySink: PriorityRecordSink? { next.prioritySink == nil ? nil : self }
+
+    public func storedPriority(_ packageNames: [String]?) {
+        next.prioritySink?.storedPriority(packageNames)
+    }
+
+    public func recordsComeInStartOrder() {
+        next.prioritySink?.recordsComeInStartOrder()
+    }
+
+    public func add(_ sample: StepSample, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer) {
+        add(sample, of: .steps, lastModifiedMs: lastModifiedMs, sourceUTF8: sourceUTF8)
+    }
+
+    public func add(_ sample: StepSample, of metric: Metric, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer) {
+        let decision = decide(sourceUTF8)
+        if decision < 0 {
+            next.prioritySink?.add(sample, of: metric, lastModifiedMs: lastModifiedMs, sourceUTF8: sourceUTF8)
         } else {
             excluded[decision].records += 1
         }

@@ -5,13 +5,16 @@ import HealthDays
 import Platform
 
 /// `stepimport hc --rule hc-priority`: the same read as for steps, into a `PriorityDayAggregator`
-/// (Health Connect's own total, docs/rules.md). `--post`, `--metric` and `--exclude-source` with it
-/// were refused with the options.
+/// (Health Connect's own total, docs/rules.md), or with `--metric` into a `PriorityMetricAggregator`.
+/// `--post`, and metrics the rule does not total, were refused with the options; `--exclude-source`
+/// takes an app's records away before the sweep.
 extension ReadCommand {
     func runPriority() throws(CommandError) {
         let aggregator = PriorityDayAggregator(rule: options.zone, priority: options.priority)
+        let exclusion = options.excludedSources.isEmpty ? nil
+            : SourceExclusion(patterns: options.excludedSources, next: aggregator)
         let started = Date()
-        let result = try importExport(into: aggregator) { () throws(ExportError) in try aggregator.finish() }
+        let result = try importExport(into: exclusion ?? aggregator) { () throws(ExportError) in try aggregator.finish() }
         let range = DayRange(since: options.since, until: options.until)
         let allDays = aggregator.dayTotals(in: nil)
         let days = range.closedRange.map { range in allDays.filter { range.contains($0.date) } } ?? allDays
@@ -24,43 +27,91 @@ extension ReadCommand {
         } catch {
             throw .output("cannot write the results to standard output: \(error)")
         }
-        reportPriority(result, aggregator, statistics, days: days, seconds: Date().timeIntervalSince(started))
+        reportPriority(result, [aggregator], seconds: Date().timeIntervalSince(started))
+        reportZone(statistics)
+        reportExcluded(exclusion)
         reportFiltered(all: allDays.map(\.date), kept: days.map(\.date))
         reportRefusals(days)
     }
 
-    /// The summary: what was read, the rule and the list it followed, the apps that counted
-    /// nothing, and the zone notes.
-    private func reportPriority(_ result: ImportResult, _ aggregator: PriorityDayAggregator, _ statistics: AggregationStats,
-                                days: [DayTotal], seconds: Double) {
+    /// `--rule hc-priority --metric LIST`: a column per metric, each its own sweep over the same list.
+    func runPriorityMetrics() throws(CommandError) {
+        let aggregator = PriorityMetricAggregator(metrics: options.metrics, rule: options.zone, priority: options.priority)
+        let exclusion = options.excludedSources.isEmpty ? nil
+            : SourceExclusion(patterns: options.excludedSources, next: aggregator)
+        let started = Date()
+        let result = try importExport(into: exclusion ?? aggregator) { () throws(ExportError) in try aggregator.finish() }
+        let range = DayRange(since: options.since, until: options.until).closedRange
+        let allDays = aggregator.days()
+        let days = range.map { range in allDays.filter { range.contains($0.date) } } ?? allDays
+        var statistics = AggregationStats()
+        for part in aggregator.aggregators {
+            let seen = part.statistics
+            statistics.withoutOffset += seen.withoutOffset
+            statistics.wallClockInZone += seen.wallClockInZone
+            statistics.offsets = Array(Set(statistics.offsets + seen.offsets)).sorted()
+        }
+        let renderer = MetricDaysRenderer(format: options.format, bySource: options.bySource, columns: options.metrics.columns,
+                                          zoneDescription: zoneDescription(statistics), priority: aggregator.priority ?? [])
+        // Everything is computed before the first byte goes to stdout: an error never leaves partial totals.
+        do {
+            try StandardStreams.writeOutput(renderer.render(days: days,
+                                                            sources: options.bySource ? aggregator.sourceValues(in: range) : []))
+        } catch {
+            throw .output("cannot write the results to standard output: \(error)")
+        }
+        reportPriority(result, aggregator.aggregators, seconds: Date().timeIntervalSince(started))
+        reportZone(statistics)
+        reportExcluded(exclusion)
+        reportFiltered(all: allDays.map(\.date), kept: days.map(\.date), with: "values")
+    }
+
+    /// The summary: what was read, the rule and the list it followed, and per metric its records
+    /// and the apps that counted nothing.
+    private func reportPriority(_ result: ImportResult, _ aggregators: [PriorityDayAggregator], seconds: Double) {
         let summary = result.summary
-        diagnostics.warnSkipped(summary, consequence: "; the totals of their days are low")
-        guard !options.quiet else { return }
+        let stepsOnly = aggregators.count == 1 && aggregators[0].metric == .steps
+        if stepsOnly {
+            diagnostics.warnSkipped(summary, consequence: "; the totals of their days are low")
+        } else {
+            diagnostics.warnSkipped(summary, noun: "invalid record", consequence: "; the values of their days may be low")
+        }
+        guard !options.quiet, let first = aggregators.first else { return }
         reportRead(summary, seconds: seconds)
-        let list = (aggregator.priority ?? []).map { $0.escapingControlCharacters() }.joined(separator: " > ")
+        let list = (first.priority ?? []).map { $0.escapingControlCharacters() }.joined(separator: " > ")
         var origin = "stored in the export"
-        if aggregator.givenPriority != nil {
+        if first.givenPriority != nil {
             origin = "given by --priority"
-            if let stored = aggregator.storedPriority {
+            if let stored = first.storedPriority {
                 let words = stored.isEmpty ? "an empty list" : stored.map { $0.escapingControlCharacters() }.joined(separator: " > ")
                 origin += ", replacing the export's own (\(words))"
             }
         }
         diagnostics.note("rule: hc-priority (Health Connect's own total, not the highest single source); "
                          + "priority \(list.isEmpty ? "(empty)" : list), \(origin)")
-        var parts = [Plural.count(statistics.samples - statistics.dayTotals, "step record")]
-        if statistics.zeroLength > 0 { parts.append("\(statistics.zeroLength) of zero length") }
-        diagnostics.note(parts.joined(separator: ", "))
-        let unlisted = aggregator.unlistedSources
-        if !unlisted.isEmpty {
-            let named = unlisted.map { "\($0.source.escapingControlCharacters()) (\(Plural.count($0.records, "record")))" }
-            diagnostics.note("absent from the priority list, so counted nothing (as in Health Connect): "
-                             + named.joined(separator: ", "))
+        for aggregator in aggregators {
+            let statistics = aggregator.statistics
+            let noun = aggregator.metric == .steps ? "step record" : "\(aggregator.metric.name) record"
+            var parts = [Plural.count(statistics.samples - statistics.dayTotals, noun)]
+            if statistics.zeroLength > 0 { parts.append("\(statistics.zeroLength) of zero length") }
+            diagnostics.note(parts.joined(separator: ", "))
+            let unlisted = aggregator.unlistedSources
+            if !unlisted.isEmpty {
+                let named = unlisted.map { "\($0.source.escapingControlCharacters()) (\(Plural.count($0.records, "record")))" }
+                diagnostics.note("absent from the priority list, so counted nothing (as in Health Connect)"
+                                 + (stepsOnly ? "" : " for \(aggregator.metric.name)") + ": " + named.joined(separator: ", "))
+            }
+            if statistics.dayTotals > 0 {
+                let what = stepsOnly ? "day total" : "\(aggregator.metric.name) day value"
+                diagnostics.note("\(Plural.count(statistics.dayTotals, what)) left out: a day total has no times "
+                                 + "to compete on under --rule hc-priority")
+            }
         }
-        if statistics.dayTotals > 0 {
-            diagnostics.note("\(Plural.count(statistics.dayTotals, "day total")) left out: a day total has no times "
-                             + "to compete on under --rule hc-priority")
-        }
+    }
+
+    /// The zone notes of the rule's records.
+    private func reportZone(_ statistics: AggregationStats) {
+        guard !options.quiet else { return }
         switch options.zone {
         case .recordedOffset:
             if statistics.withoutOffset > 0 {

@@ -21,13 +21,13 @@ struct ReadCommand {
             try PostCommand.prepare(postOptions, zone: options.zone, format: options.format, diagnostics: diagnostics,
                                     quiet: options.quiet)
         }
+        if options.rule == .hcPriority {
+            // --post with it, and --metric beyond the metrics it totals, were refused with the options.
+            return options.metrics.isStepsOnly ? try runPriority() : try runPriorityMetrics()
+        }
         if !options.metrics.isStepsOnly {
             // --post with another metric was refused with the options.
             return try runMetrics()
-        }
-        if options.rule == .hcPriority {
-            // --post, --metric and --exclude-source with it were refused with the options.
-            return try runPriority()
         }
         let aggregator = DayAggregator(rule: options.zone)
         let exclusion = options.excludedSources.isEmpty ? nil

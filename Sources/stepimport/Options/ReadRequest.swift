@@ -182,12 +182,15 @@ extension ReadRequest {
             throw Rejection("--post sends the highest single source's steps per day (the backend's rule, docs/domain.md), "
                             + "not --rule hc-priority: leave out --rule to post, or --post to print Health Connect's total")
         }
-        if !options.metrics.isStepsOnly {
-            throw Rejection("--rule hc-priority totals steps only so far: leave out --metric, or --rule")
-        }
-        if !options.excludedSources.isEmpty {
-            throw Rejection("--exclude-source leaves sources out of the highest-source rule; under --rule hc-priority "
-                            + "an app absent from --priority counts nothing: give --priority without it")
+        let outside = options.metrics.subtracting(PriorityMetricAggregator.metrics).metrics
+        if !outside.isEmpty {
+            let names = outside.map(\.name).joined(separator: ", ")
+            let taken = PriorityMetricAggregator.metrics.metrics.map(\.name)
+            let derived = outside.contains(.totalEnergy)
+                ? " (Health Connect derives total calories from active and basal energy)" : ""
+            throw Rejection("--rule hc-priority totals only what Health Connect sums by app priority, "
+                            + "\(taken.dropLast().joined(separator: ", ")) and \(taken.last ?? ""); not \(names)\(derived): "
+                            + "leave \(outside.count == 1 ? "it" : "them") out of --metric, or leave out --rule")
         }
     }
 }

@@ -46,7 +46,7 @@ public struct DayTotalsRenderer: Sendable {
             out += "{\"date\":\"\(day.date)\",\"steps\":\(day.steps),\"source\":\(JSONString.literal(day.source)),\"sources\":["
             for (rank, source) in day.sources.enumerated() {
                 if rank > 0 { out += "," }
-                let mark = priority.map { "\"priority\":\(place(of: source.source, in: $0))" } ?? "\"winner\":\(rank == 0)"
+                let mark = priority.map { "\"priority\":\(DayTotalsRenderer.place(of: source.source, in: $0))" } ?? "\"winner\":\(rank == 0)"
                 out += "{\"source\":\(JSONString.literal(source.source)),\"steps\":\(source.steps),\(mark)}"
             }
             out += "]}"
@@ -136,7 +136,7 @@ public struct DayTotalsRenderer: Sendable {
 
 extension DayTotalsRenderer {
     /// An app's place in the priority list, 1 the highest; 0 when absent (such an app gives nothing).
-    func place(of source: String, in priority: [String]) -> Int {
+    static func place(of source: String, in priority: [String]) -> Int {
         (priority.firstIndex(of: source) ?? -1) + 1
     }
 
@@ -146,7 +146,7 @@ extension DayTotalsRenderer {
         var out = "date,steps,source,priority\n"
         for day in days {
             for source in day.sources {
-                out += "\(day.date),\(source.steps),\(csvField(source.source)),\(place(of: source.source, in: priority))\n"
+                out += "\(day.date),\(source.steps),\(csvField(source.source)),\(DayTotalsRenderer.place(of: source.source, in: priority))\n"
             }
         }
         return out
@@ -158,7 +158,7 @@ extension DayTotalsRenderer {
         for day in days {
             table.add([day.date.description, "= the day's total", String(day.steps), ""])
             for source in day.sources {
-                table.add(["", "  " + printable(source.source), String(source.steps), String(place(of: source.source, in: priority))])
+                table.add(["", "  " + printable(source.source), String(source.steps), String(DayTotalsRenderer.place(of: source.source, in: priority))])
             }
         }
         return table.rendered + footer(days)

@@ -12,6 +12,9 @@ struct MetricDaysRenderer {
     let columns: [MetricColumn]
     /// Words for the table footer: which zone rule placed the values.
     let zoneDescription: String
+    /// Under `--rule hc-priority`, the priority list used (sources, highest first): `--by-source`
+    /// then shows each app's share of the day's slices and its place in the list, not a winner.
+    var priority: [String]? = nil
 
     func render(days: [MetricDay], sources: [MetricSourceValue]) -> String {
         switch (format, bySource) {
@@ -52,6 +55,7 @@ struct MetricDaysRenderer {
     /// `date,metric,source,value,winner`: `metric` the column's name, `winner` yes, no or
     /// implausible (left out of the day's choice).
     private func csvBySource(_ values: [MetricSourceValue]) -> String {
+        if let priority { return csvByPriority(values, priority) }
         var out = "date,metric,source,value,winner\n"
         for value in values {
             out += "\(value.date),\(value.column.name),\(csvField(value.source)),"
@@ -92,6 +96,7 @@ struct MetricDaysRenderer {
     /// Each day as in the plain JSON, with its sources: `"sources":[{"metric":..,"source":..,
     /// "value":..,"winner":"yes"|"no"|"implausible"}]`.
     private func jsonBySource(_ days: [MetricDay], _ values: [MetricSourceValue]) -> String {
+        let rule = priority == nil ? "" : "\"rule\":\"hc-priority\","
         var byDate: [LocalDate: [MetricSourceValue]] = [:]
         for value in values { byDate[value.date, default: []].append(value) }
         // A day whose every source was left out has no row in `days` but its sources are shown.
@@ -102,11 +107,12 @@ struct MetricDaysRenderer {
             let sources = (byDate[date] ?? []).map { value in
                 "{\"metric\":\"\(value.column.name)\",\"source\":\(JSONString.literal(value.source)),"
                     + "\"value\":\(MetricDaysRenderer.text(value.value, value.column)),"
-                    + "\"winner\":\"\(MetricDaysRenderer.standingWord(value.standing))\"}"
+                    + (priority.map { "\"priority\":\(DayTotalsRenderer.place(of: value.source, in: $0))}" }
+                        ?? "\"winner\":\"\(MetricDaysRenderer.standingWord(value.standing))\"}")
             }
             return day.dropLast() + ",\"sources\":[" + sources.joined(separator: ",") + "]}"
         }
-        return "{\"days\":[" + entries.joined(separator: ",") + "]}\n"
+        return "{\(rule)\"days\":[" + entries.joined(separator: ",") + "]}\n"
     }
 
     // MARK: - Table
@@ -146,6 +152,7 @@ struct MetricDaysRenderer {
 
     private func tableBySource(_ values: [MetricSourceValue], days: [MetricDay]) -> String {
         guard !values.isEmpty else { return footer(days) }
+        if let priority { return tableByPriority(values, days: days, priority) }
         var table = TextTable(["Date", "Metric", "Source", "Value"], rightAligned: [3])
         var lastDate: LocalDate?
         var lastColumn: MetricColumn?
@@ -175,5 +182,42 @@ struct MetricDaysRenderer {
         }
         let span = days.count == 1 ? "\(first.date)" : "\(first.date) to \(last.date)"
         return "\n\(Plural.count(days.count, "day")) with values, \(span). Zone: \(zoneDescription).\n"
+    }
+}
+
+// MARK: - --rule hc-priority
+
+extension MetricDaysRenderer {
+    /// `date,metric,source,value,priority`: what each app's slices gave the day (rounded as the
+    /// column is), `priority` its place in the list (1 the highest).
+    fileprivate func csvByPriority(_ values: [MetricSourceValue], _ priority: [String]) -> String {
+        var out = "date,metric,source,value,priority\n"
+        for value in values {
+            out += "\(value.date),\(value.column.name),\(csvField(value.source)),"
+                + "\(MetricDaysRenderer.text(value.value, value.column)),\(DayTotalsRenderer.place(of: value.source, in: priority))\n"
+        }
+        return out
+    }
+
+    /// Per day and column the day's value first, then each app's share and its place in the list.
+    fileprivate func tableByPriority(_ values: [MetricSourceValue], days: [MetricDay], _ priority: [String]) -> String {
+        let dayValues = Dictionary(uniqueKeysWithValues: days.map { ($0.date, $0) })
+        var table = TextTable(["Date", "Metric", "Source", "Value", "Priority"], rightAligned: [3, 4])
+        var lastDate: LocalDate?
+        var lastColumn: MetricColumn?
+        for value in values {
+            let newDate = value.date != lastDate
+            if newDate || value.column != lastColumn {
+                let total = dayValues[value.date]?[value.column].map { MetricDaysRenderer.text($0, value.column) } ?? ""
+                table.add([newDate ? value.date.description : "", value.column.name, "= the day's value", total, ""])
+            }
+            table.add(["", "", "  " + value.source.escapingControlCharacters(), MetricDaysRenderer.text(value.value, value.column),
+                       String(DayTotalsRenderer.place(of: value.source, in: priority))])
+            lastDate = value.date
+            lastColumn = value.column
+        }
+        return table.rendered + footer(days)
+            + "Rule: hc-priority, Health Connect's own total; each app's share of the day's slices "
+            + "(the shares need not add up to the day's value, which is cut or rounded once).\n"
     }
 }
