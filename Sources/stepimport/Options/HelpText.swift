@@ -103,7 +103,10 @@ enum HelpText {
             shows instead: in each slice of time only the record of the highest app in
             the priority list (the database's own, or --priority) counts, pro rata; apps
             absent from the list count nothing; within an app the record modified last
-            wins; each day's sum is cut to whole steps. Details: docs/rules.md.
+            wins; each day's sum is cut to whole steps. With --metric it totals distance,
+            active-energy and flights the same way, each its own sweep over the same list
+            (not cut: rounded as every metric value); --exclude-source takes an app's
+            records away before the sweep. Details: docs/rules.md.
             """),
         HelpSection("METRICS", body: """
             --metric reads Health Connect's own database, apps' JSON dumps, CSV files and
@@ -132,6 +135,7 @@ enum HelpText {
             stepimport hc takeout-20250301.zip --by-source
             stepimport hc records.csv --tz Asia/Kolkata
             stepimport hc "Health Connect.zip" --rule hc-priority --by-source
+            stepimport hc "Health Connect.zip" --rule hc-priority --metric steps,distance
             """),
     ]
 

@@ -82,12 +82,13 @@ extension ReadRequest {
         options: [
             .inputFormat,
             .format(help: "table (default), json or csv. json prints exactly the body of POST /v1/trainee/health/days."),
-            .bySource(help: "Show every source's total per day and mark the winner (csv: date,steps,source,winner, a row per source; with --metric, date,metric,source,value,winner). With --rule hc-priority, what each app gave the day (csv: date,steps,source,priority)."),
+            .bySource(help: "Show every source's total per day and mark the winner (csv: date,steps,source,winner, a row per source; with --metric, date,metric,source,value,winner). With --rule hc-priority, what each app gave the day and its place in the list (csv: date,steps,source,priority; with --metric, date,metric,source,value,priority)."),
             .rule(apple: false, help: .asWritten("""
                 highest-source (default): per day the highest single
                 source's total. hc-priority: the number the Health Connect
                 app shows, its priority list applied per slice of time
-                (RULES); steps only, not with --post.
+                (RULES); steps, distance, active-energy and flights, not
+                with --post.
                 """)),
             .priority,
             .metric(.healthConnect, help: .asWritten("""
