@@ -127,10 +127,17 @@ struct ReadCommand {
         guard !refused.isEmpty else { return }
         diagnostics.warn("\(Plural.count(refused.count, "day")) the server would refuse or that cannot be true "
                          + "(kept in the output; --post does not send \(refused.count == 1 ? "it" : "them")):")
-        for (day, refusal) in refused {
+        // A listing, not a dump: an export with a clock set decades ahead refuses thousands of days.
+        for (day, refusal) in refused.prefix(Self.refusalsListed) {
             diagnostics.write("  \(day.date) (\(day.steps) steps): \(refusal.words(for: day))\n")
         }
+        if refused.count > Self.refusalsListed, let first = refused.dropFirst(Self.refusalsListed).first, let last = refused.last {
+            diagnostics.write("  ... and \(refused.count - Self.refusalsListed) more, \(first.0.date) to \(last.0.date)\n")
+        }
     }
+
+    /// Refused days named one by one; the rest are counted.
+    static let refusalsListed = 20
 
     /// Which rule placed the values on days, for the table's footer. Day totals (Takeout's daily
     /// summary, day-total CSV) carry their date: no zone places them, and the footer says so
