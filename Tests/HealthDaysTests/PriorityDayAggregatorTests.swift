@@ -148,6 +148,68 @@ import TestSupport
         #expect(try totals(inOrder) == (try totals(heldWhole)))
     }
 
+    /// A dump in no known order beyond the records held in memory is sorted in runs through a
+    /// temporary file and merged back: the same sums, to the last bit, as holding it whole.
+    @Test(arguments: [1, 7, 4_999]) func runsThroughATemporaryFileGiveWhatTheWholeSetGives(limit: Int) throws {
+        var records: [(String, Int64, Int64, Double, Int64)] = []
+        var generator = SystemRandomNumberGenerator()
+        var start = utcMs(2024, 1, 1)
+        for index in 0..<15_000 {
+            start += Int64.random(in: 0...(20 * minute), using: &generator)
+            let length = index % 40 == 0 ? 0 : Int64.random(in: 1...(5 * hour), using: &generator)
+            let app = ["phone", "watch", "ring", "fit"][Int.random(in: 0..<4, using: &generator)]
+            records.append((app, start, start + length, Double(Int.random(in: 0...900, using: &generator)),
+                            Int64.random(in: 0...3, using: &generator)))
+        }
+        records.shuffle(using: &generator)
+        let whole = PriorityDayAggregator(rule: .recordedOffset, priority: ["ring", "watch", "phone"], inMemoryLimit: .max)
+        let spilled = PriorityDayAggregator(rule: .recordedOffset, priority: ["ring", "watch", "phone"], inMemoryLimit: limit)
+        for record in records {
+            add(whole, record.0, record.1, record.2, record.3, offset: 3600, modified: record.4)
+            add(spilled, record.0, record.1, record.2, record.3, offset: 3600, modified: record.4)
+        }
+        // Fit is absent from the list: its records are never held. The rest is written in runs
+        // of `limit`, and what is left at the end as one more.
+        let held = records.count { $0.0 != "fit" }
+        #expect(spilled.writtenRuns == held / limit)
+        #expect(whole.writtenRuns == 0)
+        #expect(try totals(spilled) == (try totals(whole)))
+        #expect(spilled.writtenRuns == (held + limit - 1) / limit)
+        #expect(spilled.unroundedDays().map { "\($0.date)=\($0.sum)" } == whole.unroundedDays().map { "\($0.date)=\($0.sum)" })
+        let shares = { (aggregator: PriorityDayAggregator) in
+            aggregator.sourceShares().map { "\($0.date) \($0.source) \($0.sum)" }.sorted()
+        }
+        #expect(shares(spilled) == shares(whole))
+        #expect(spilled.dayTotals().count > 100)
+    }
+
+    /// More records overlapping one another than can be held is an error, in start order (a
+    /// database) and in the merge of a dump's runs; as many as that, apart, are not.
+    @Test func tooManyRecordsOverlappingOneAnotherAreAnError() throws {
+        let nine = utcMs(2024, 5, 1, 9)
+        for inMemoryLimit in [3, 1_000] {
+            for ordered in [true, false] where !(ordered && inMemoryLimit == 3) {
+                let overlapping = PriorityDayAggregator(rule: .recordedOffset, priority: ["phone"],
+                                                        inMemoryLimit: inMemoryLimit, overlapLimit: 10)
+                if ordered { overlapping.recordsComeInStartOrder() }
+                // One record over the whole day, and ten inside it.
+                add(overlapping, "phone", nine, nine + 10 * hour, 100)
+                for index in 0..<Int64(10) { add(overlapping, "phone", nine + index * hour, nine + index * hour + minute, 1) }
+                if ordered || inMemoryLimit == 3 {
+                    #expect(throws: ExportError.priorityRecordsBeyondLimit(limit: 10)) { try overlapping.finish() }
+                } else {
+                    // Held whole, in memory: no limit on overlaps (the dump fitted in memory). The
+                    // short records that start later win their minutes; the first starts with the long
+                    // one and ends sooner, so it loses: 100 x 591/600 + 9 = 107.5, cut to 107.
+                    #expect(try totals(overlapping) == ["2024-05-01=107"])
+                }
+            }
+            let apart = PriorityDayAggregator(rule: .recordedOffset, priority: ["phone"], inMemoryLimit: inMemoryLimit, overlapLimit: 10)
+            for index in 0..<Int64(30) { add(apart, "phone", nine + index * hour, nine + index * hour + minute, 1) }
+            #expect(try totals(apart) == ["2024-05-01=15", "2024-05-02=15"])
+        }
+    }
+
     @Test func noListIsAnErrorThatSaysWhetherTheInputCouldHoldOne() {
         let dump = PriorityDayAggregator(rule: .recordedOffset)
         #expect(throws: ExportError.noPriorityList(inputHasPlace: false)) { try dump.finish() }

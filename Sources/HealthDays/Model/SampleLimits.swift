@@ -26,10 +26,15 @@ public enum SampleLimits {
     public static let earliestDay = LocalDate(daysSinceEpoch: 0)
     public static let latestDay = LocalDate(daysSinceEpoch: 84_370)
 
-    /// The most records `--rule hc-priority` holds at once before it totals them: 2,000,000 (about
-    /// 80 MB). A database comes in time order and holds only records that overlap; a JSON or CSV
-    /// dump, in no known order, holds every record of a listed app until its end.
+    /// The most records `--rule hc-priority` holds at once while it totals records in time order:
+    /// 2,000,000 (about 80 MB), reached only by that many records overlapping one another. A
+    /// database comes in time order; a JSON or CSV dump, in no known order, is first sorted by time
+    /// in runs of `priorityRecordsInMemory` written to a temporary file.
     public static let maximumHeldPriorityRecords = 2_000_000
+
+    /// The records of a dump in no known order that `--rule hc-priority` holds in memory before it
+    /// writes them, sorted, as one run to a temporary file: 1,000,000 (40 MB).
+    public static let priorityRecordsInMemory = 1_000_000
 
     /// The widest offset, ±18 hours (`UTCOffset.maximumSeconds`, java.time's range).
     public static let maximumOffsetSeconds: Int32 = UTCOffset.maximumSeconds

@@ -72,7 +72,7 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `--rule hc-priority` found no priority list: none was given and the input holds none
     /// (`inputHasPlace`: a database without its ACTIVITY priority; else a dump, which never has one).
     case noPriorityList(inputHasPlace: Bool)
-    /// `--rule hc-priority` would have had to hold more records at once than `limit`.
+    /// `--rule hc-priority` would have had to hold more records overlapping one another than `limit`.
     case priorityRecordsBeyondLimit(limit: Int)
 
     /// What the user can do about it, where something can be said; the executable words it.
@@ -126,7 +126,7 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
                 ? "the database holds no priority list for steps (health_data_category_priority_table has no ACTIVITY row), so Health Connect's total cannot be worked out"
                 : "this input carries no Health Connect priority list (only the export database does), so Health Connect's total cannot be worked out"
         case .priorityRecordsBeyondLimit(let limit):
-            return "more than \(limit) records would have had to be held at once to order them by time for Health Connect's total; the highest-source rule (the default) reads any size"
+            return "more than \(limit) records overlap one another, more than Health Connect's total can hold at once; the highest-source rule (the default) reads any size"
         case .copyRefused(let location, let size, let limit):
             let bytes = ByteCount.format
             switch limit {

@@ -26,6 +26,15 @@ public final class PriorityDayAggregator: PriorityRecordSink {
     /// The held count at which start-ordered records are next totalled.
     private var nextRunAt = PriorityDayAggregator.firstRun
     private var heldTooMany = false
+    /// Records in no known order held before a sorted run of them goes to `runs`.
+    private let inMemoryLimit: Int
+    /// Records overlapping one another held at most while totalling in start order.
+    private let overlapLimit: Int
+    /// The sorted runs written so far, when a dump in no known order outgrew `inMemoryLimit`.
+    private var runs: PriorityRunFile?
+    private var runError: ExportError?
+    /// Sorted runs written to the temporary file so far (a dump beyond `inMemoryLimit` records).
+    public private(set) var writtenRuns = 0
     /// Whether the reader could have found a stored list (a database), for the error without one.
     private var inputHasPlaceForPriority = false
     /// Each day's sum, added slice by slice in time order as Health Connect adds them.
@@ -41,9 +50,16 @@ public final class PriorityDayAggregator: PriorityRecordSink {
     /// How far a record's local start can lie before its instant: the widest offset.
     private static let offsetReachMs = Int64(SampleLimits.maximumOffsetSeconds) * 1000
 
-    public init(rule: ZoneRule, priority: [String]? = nil, metric: Metric = .steps) {
+    /// `inMemoryLimit`: records of a dump in no known order held before they are sorted and
+    /// written to a temporary file (tests make it small).
+    /// `overlapLimit`: records overlapping one another held at most (tests make it small too).
+    public init(rule: ZoneRule, priority: [String]? = nil, metric: Metric = .steps,
+                inMemoryLimit: Int = SampleLimits.priorityRecordsInMemory,
+                overlapLimit: Int = SampleLimits.maximumHeldPriorityRecords) {
         self.rule = rule
         self.metric = metric
+        self.inMemoryLimit = max(1, inMemoryLimit)
+        self.overlapLimit = max(1, overlapLimit)
         givenPriority = priority
         if case .zone(let zone) = rule {
             calendar = ZoneCalendar(zone: zone)
@@ -100,15 +116,61 @@ public final class PriorityDayAggregator: PriorityRecordSink {
         }
         if sample.endMs == sample.startMs { stats.zeroLength += 1 }
         let (start, end) = clockTimes(of: sample)
-        guard held.count < SampleLimits.maximumHeldPriorityRecords else {
-            heldTooMany = true
-            return
+        if startOrdered && held.count >= overlapLimit {
+            // Full: total what no later record can reach; what is left overlaps too much to hold.
+            totalFinishedRuns(before: sample.startMs - Self.offsetReachMs)
+            guard held.count < overlapLimit else {
+                heldTooMany = true
+                return
+            }
         }
         held.append(PriorityRecord(start: start, end: end, value: sample.value, lastModified: lastModifiedMs ?? .min,
                                    rank: rank, source: source))
-        if startOrdered && held.count >= nextRunAt {
-            totalFinishedRuns(before: sample.startMs - Self.offsetReachMs)
-            nextRunAt = max(Self.firstRun, held.count * 2)
+        if startOrdered {
+            if held.count >= nextRunAt {
+                totalFinishedRuns(before: sample.startMs - Self.offsetReachMs)
+                nextRunAt = max(Self.firstRun, held.count * 2)
+            }
+        } else if held.count >= inMemoryLimit {
+            writeRun()
+        }
+    }
+
+    /// Sorts what is held by start and writes it as one run to the temporary file.
+    private func writeRun() {
+        guard !held.isEmpty else { return }
+        held.sort { $0.start < $1.start }
+        if runError == nil {
+            do throws(ExportError) {
+                if runs == nil { runs = try PriorityRunFile() }
+                try runs?.append(held)
+                writtenRuns += 1
+            } catch {
+                runError = error
+            }
+        }
+        held.removeAll(keepingCapacity: true)
+    }
+
+    /// Totals the written runs and what is held, merged in start order: each record joins the
+    /// held ones as a database's rows do, and runs that no later record can reach are totalled.
+    private func totalRuns(_ runs: PriorityRunFile) throws(ExportError) {
+        held = []
+        nextRunAt = Self.firstRun
+        try runs.merge { record in
+            if held.count >= overlapLimit {
+                totalFinishedRuns(before: record.start)
+                guard held.count < overlapLimit else {
+                    heldTooMany = true
+                    return
+                }
+            }
+            held.append(record)
+            if held.count >= nextRunAt {
+                // In start order on the records' own clock: nothing later starts before this one.
+                totalFinishedRuns(before: record.start)
+                nextRunAt = max(Self.firstRun, held.count * 2)
+            }
         }
     }
 
@@ -125,13 +187,21 @@ public final class PriorityDayAggregator: PriorityRecordSink {
     }
 
     /// Totals what is still held. Fails when there is no priority list (none given, none stored),
-    /// or when more records had to be held at once than `SampleLimits.maximumHeldPriorityRecords`.
+    /// or when more records overlapped one another than `overlapLimit`.
     public func finish() throws(ExportError) {
         guard priority != nil else { throw .noPriorityList(inputHasPlace: inputHasPlaceForPriority) }
+        if runs != nil {
+            // The rest as the last run, then every run merged.
+            writeRun()
+            if let runError { throw runError }
+            guard let runs else { return }
+            self.runs = nil
+            try totalRuns(runs)
+        }
         total(held[...])
         held = []
         if heldTooMany {
-            throw .priorityRecordsBeyondLimit(limit: SampleLimits.maximumHeldPriorityRecords)
+            throw .priorityRecordsBeyondLimit(limit: overlapLimit)
         }
     }
 

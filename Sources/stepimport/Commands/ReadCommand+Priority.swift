@@ -94,6 +94,9 @@ extension ReadCommand {
             let noun = aggregator.metric == .steps ? "step record" : "\(aggregator.metric.name) record"
             var parts = [Plural.count(statistics.samples - statistics.dayTotals, noun)]
             if statistics.zeroLength > 0 { parts.append("\(statistics.zeroLength) of zero length") }
+            if aggregator.writtenRuns > 0 {
+                parts.append("put in time order through a temporary file (\(Plural.count(aggregator.writtenRuns, "sorted run")))")
+            }
             diagnostics.note(parts.joined(separator: ", "))
             let unlisted = aggregator.unlistedSources
             if !unlisted.isEmpty {
