@@ -8,13 +8,13 @@ import Platform
 extension ReadCommand {
     func runMetrics() throws(CommandError) {
         let aggregator = MetricAggregator(metrics: options.metrics, rule: options.zone)
-        let exclusion = options.excludedSources.isEmpty ? nil
-            : SourceExclusion(patterns: options.excludedSources, next: aggregator)
         let started = Date()
-        let result = try importExport(into: exclusion ?? aggregator) { () throws(ExportError) in try aggregator.finish() }
+        let (result, exclusion) = try importExport(excludingSourcesBefore: aggregator) { () throws(ExportError) in
+            try aggregator.finish()
+        }
         let range = DayRange(since: options.since, until: options.until).closedRange
         let allDays = aggregator.days()
-        let days = range.map { range in allDays.filter { range.contains($0.date) } } ?? allDays
+        let days = inRange(allDays, \.date)
         var statistics = aggregator.steps.statistics
         statistics.offsets = aggregator.offsets
         let renderer = MetricDaysRenderer(format: options.format, bySource: options.bySource,

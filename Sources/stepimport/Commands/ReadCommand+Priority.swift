@@ -11,13 +11,12 @@ import Platform
 extension ReadCommand {
     func runPriority() throws(CommandError) {
         let aggregator = PriorityDayAggregator(rule: options.zone, priority: options.priority)
-        let exclusion = options.excludedSources.isEmpty ? nil
-            : SourceExclusion(patterns: options.excludedSources, next: aggregator)
         let started = Date()
-        let result = try importExport(into: exclusion ?? aggregator) { () throws(ExportError) in try aggregator.finish() }
-        let range = DayRange(since: options.since, until: options.until)
+        let (result, exclusion) = try importExport(excludingSourcesBefore: aggregator) { () throws(ExportError) in
+            try aggregator.finish()
+        }
         let allDays = aggregator.dayTotals(in: nil)
-        let days = range.closedRange.map { range in allDays.filter { range.contains($0.date) } } ?? allDays
+        let days = inRange(allDays, \.date)
         let statistics = aggregator.statistics
         let renderer = DayTotalsRenderer(format: options.format, bySource: options.bySource,
                                          zoneDescription: zoneDescription(statistics), priority: aggregator.priority ?? [])
@@ -37,13 +36,13 @@ extension ReadCommand {
     /// `--rule hc-priority --metric LIST`: a column per metric, each its own sweep over the same list.
     func runPriorityMetrics() throws(CommandError) {
         let aggregator = PriorityMetricAggregator(metrics: options.metrics, rule: options.zone, priority: options.priority)
-        let exclusion = options.excludedSources.isEmpty ? nil
-            : SourceExclusion(patterns: options.excludedSources, next: aggregator)
         let started = Date()
-        let result = try importExport(into: exclusion ?? aggregator) { () throws(ExportError) in try aggregator.finish() }
+        let (result, exclusion) = try importExport(excludingSourcesBefore: aggregator) { () throws(ExportError) in
+            try aggregator.finish()
+        }
         let range = DayRange(since: options.since, until: options.until).closedRange
         let allDays = aggregator.days()
-        let days = range.map { range in allDays.filter { range.contains($0.date) } } ?? allDays
+        let days = inRange(allDays, \.date)
         var statistics = AggregationStats()
         for part in aggregator.aggregators {
             let seen = part.statistics

@@ -30,13 +30,12 @@ struct ReadCommand {
             return try runMetrics()
         }
         let aggregator = DayAggregator(rule: options.zone)
-        let exclusion = options.excludedSources.isEmpty ? nil
-            : SourceExclusion(patterns: options.excludedSources, next: aggregator)
         let started = Date()
-        let result = try importExport(into: exclusion ?? aggregator) { () throws(ExportError) in try aggregator.finish() }
-        let range = DayRange(since: options.since, until: options.until)
+        let (result, exclusion) = try importExport(excludingSourcesBefore: aggregator) { () throws(ExportError) in
+            try aggregator.finish()
+        }
         let allDays = aggregator.dayTotals(in: nil)
-        let days = range.closedRange.map { range in allDays.filter { range.contains($0.date) } } ?? allDays
+        let days = inRange(allDays, \.date)
         let statistics = aggregator.statistics
         if let post {
             report(result, statistics, days: days, allDays: allDays, seconds: Date().timeIntervalSince(started))
@@ -57,6 +56,20 @@ struct ReadCommand {
         reportExcluded(exclusion)
         reportFiltered(all: allDays.map(\.date), kept: days.map(\.date))
         reportRefusals(days)
+    }
+
+    /// Reads the export into `sink`, behind a `SourceExclusion` when `--exclude-source` is given
+    /// (returned for the summary), then runs `finish`.
+    func importExport(excludingSourcesBefore sink: StepSink, finish: () throws(ExportError) -> Void)
+        throws(CommandError) -> (ImportResult, SourceExclusion?) {
+        let exclusion = options.excludedSources.isEmpty ? nil : SourceExclusion(patterns: options.excludedSources, next: sink)
+        return (try importExport(into: exclusion ?? sink, finish: finish), exclusion)
+    }
+
+    /// The values whose day lies within `--since`/`--until` (all of them without either).
+    func inRange<Value>(_ values: [Value], _ date: (Value) -> LocalDate) -> [Value] {
+        guard let range = DayRange(since: options.since, until: options.until).closedRange else { return values }
+        return values.filter { range.contains(date($0)) }
     }
 
     /// Reads the export into `sink` (with the progress meter when it shows), then runs `finish`.
