@@ -11,6 +11,7 @@ import HealthDays
 public func fuzzHealthConnectJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let input = FuzzInput(data, size)
     fuzzFitbitMinutes(input)
+    fuzzPriority(input)
     let aggregator = DayAggregator(rule: input.zoneRule)
     let metrics = MetricAggregator(metrics: input.metrics.isStepsOnly ? .steps : .healthConnect, rule: input.zoneRule)
     let parser = input.metrics.isStepsOnly
@@ -48,4 +49,28 @@ func fuzzFitbitMinutes(_ input: FuzzInput) {
     }
     blackHole(FitbitMinuteParser.looksLikeMinuteArray(Array(input.bytes.prefix(4096))))
     totalMetricDays(metrics)
+}
+
+/// `--rule hc-priority` on the same input: steps and the summed metrics into one sweep each, with
+/// tiny limits so that the temporary-file runs, their merge and the overlap limit are reached.
+func fuzzPriority(_ input: FuzzInput) {
+    let metrics = MetricSet([.steps, .distance, .activeEnergy, .flights])
+    let aggregator = PriorityMetricAggregator(metrics: metrics, rule: input.zoneRule,
+                                              priority: ["android", "com.phone", "com.watch", "(unknown)"],
+                                              inMemoryLimit: 3 + input.bytes.count % 5, overlapLimit: 64)
+    let parser = HealthConnectJSONParser(sink: aggregator, invalidRecords: input.policy, metrics: metrics)
+    do throws(ParseFailure) {
+        try input.forEachChunk { (chunk) throws(ParseFailure) in try parser.feed(chunk) }
+        try parser.finish()
+    } catch {
+        blackHole(error.message)
+        return
+    }
+    do throws(ExportError) {
+        try aggregator.finish()
+    } catch {
+        blackHole(error.description)
+        return
+    }
+    blackHole(aggregator.days().count + aggregator.sourceValues().count)
 }

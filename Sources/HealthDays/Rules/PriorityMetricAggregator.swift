@@ -11,10 +11,13 @@ public final class PriorityMetricAggregator: PriorityRecordSink {
     /// One aggregator per metric asked for, in output order.
     public let aggregators: [PriorityDayAggregator]
 
-    /// `metrics` must lie within `PriorityMetricAggregator.metrics`; others are left out.
-    public init(metrics: MetricSet, rule: ZoneRule, priority: [String]? = nil) {
+    /// `metrics` must lie within `PriorityMetricAggregator.metrics`; others are left out. The
+    /// limits are `PriorityDayAggregator`'s, for each metric.
+    public init(metrics: MetricSet, rule: ZoneRule, priority: [String]? = nil,
+                inMemoryLimit: Int = SampleLimits.priorityRecordsInMemory,
+                overlapLimit: Int = SampleLimits.maximumHeldPriorityRecords) {
         aggregators = metrics.intersection(Self.metrics).metrics.map {
-            PriorityDayAggregator(rule: rule, priority: priority, metric: $0)
+            PriorityDayAggregator(rule: rule, priority: priority, metric: $0, inMemoryLimit: inMemoryLimit, overlapLimit: overlapLimit)
         }
     }
 
