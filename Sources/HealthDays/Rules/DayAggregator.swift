@@ -10,12 +10,15 @@ public final class DayAggregator: StepSink {
     private let calendar: ZoneCalendar?
     /// The sources by id; its `uses` are the records handed in per source (duplicates included,
     /// refused samples not), counted as the id is found.
-    private var sources = SourceTable()
+    ///
+    /// This and the three below are touched for every sample: unchecked, like `offsets`, as one
+    /// thread owns the aggregator and no method reaches one of them while another holds it.
+    @exclusivity(unchecked) private var sources = SourceTable()
     private let duplicates: DuplicateFilter
     private var finished = true
     /// Unrounded sums keyed by day (high 32 bits) and source id (low 32 bits).
-    private var sums: [UInt64: Double] = [:]
-    private var stats = AggregationStats()
+    @exclusivity(unchecked) private var sums: [UInt64: Double] = [:]
+    @exclusivity(unchecked) private var stats = AggregationStats()
     /// Touched for every sample: unchecked, as one thread owns the aggregator, so that reading it
     /// costs no dynamic exclusivity check (1.8% of the instructions of reading a database).
     @exclusivity(unchecked) private var offsets = OffsetsSeen()
