@@ -165,6 +165,25 @@ private struct TestFailure: Error, CustomStringConvertible {
         }
     }
 
+    /// A count stored as REAL (third-party apps write fractions) is read as that number, and a
+    /// row's app is the one of its own `app_info_id` when apps alternate row by row.
+    @Test func fractionalCountsAndAlternatingAppsAreReadRowByRow() throws {
+        let folder = ScratchFolder()
+        let path = folder.file("hc.db")
+        let start = utcMs(2026, 3, 1, 8)
+        try DatabaseBuilder().write([
+            .init(start, start + minute, offset: 0, count: "12.5", app: 1),
+            .init(start, start + minute, offset: 0, count: "7", app: 3),
+            .init(start + hour, start + hour + minute, offset: 0, count: "0.25", app: 1),
+            .init(start + hour, start + hour + minute, offset: 0, count: "3", app: 3),
+        ], to: path)
+        let collector = SampleCollector()
+        _ = try open(path).read(into: collector)
+        #expect(collector.entries.map(\.sample.value) == [12.5, 7, 0.25, 3])
+        #expect(collector.entries.map(\.source) == ["android", "com.google.android.apps.fitness",
+                                                    "android", "com.google.android.apps.fitness"])
+    }
+
     @Test func readsRowsWithTheirOffsetsAndMergesThePhonesTwoNames() throws {
         let folder = ScratchFolder()
         let path = folder.file("health_connect_export.db")

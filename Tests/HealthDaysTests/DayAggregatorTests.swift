@@ -174,6 +174,42 @@ import TestSupport
     }
 }
 
+@Suite struct DayAggregatorSumTests {
+    /// Two sources alternating within each day, days revisited after many new ones (the sums
+    /// table grows and moves its entries in between): every source's day total is the plain
+    /// sum of its samples, whether a sample adds to the sum added to last or to another.
+    @Test func sumsStayApartPerSourceAndDayWhateverTheOrder() throws {
+        let aggregator = DayAggregator(rule: .recordedOffset)
+        let day: Int64 = 86_400_000
+        let base: Int64 = 20_000 * day
+        var expected: [String: Int] = [:]
+        func add(_ dayIndex: Int64, _ source: String, _ steps: Double, at minute: Int64) {
+            let start = base + dayIndex * day + minute * 60_000
+            aggregator.add(StepSample(startMs: start, endMs: start + 30_000, offsetSeconds: 0, value: steps), source: source)
+            let date = LocalDate(daysSinceEpoch: Int32(20_000 + dayIndex))
+            expected["\(date) \(source)", default: 0] += Int(steps)
+        }
+        for round in Int64(0)..<3 {
+            for dayIndex in Int64(0)..<600 {
+                add(dayIndex, "watch", 10, at: round * 10)
+                add(dayIndex, "watch", 1, at: round * 10 + 1)
+                add(dayIndex, "phone", 100, at: round * 10 + 2)
+                add(dayIndex, "watch", 1_000, at: round * 10 + 3)
+                add(dayIndex, "phone", 10_000, at: round * 10 + 4)
+            }
+        }
+        try aggregator.finish()
+        var got: [String: Int] = [:]
+        for total in aggregator.sourceDayTotals() {
+            got["\(total.date) \(total.source)"] = total.steps
+        }
+        #expect(got.count == 1_200)
+        #expect(got == expected)
+        #expect(got["\(LocalDate(daysSinceEpoch: 20_000)) watch"] == 3 * 1_011)
+        #expect(aggregator.dayTotals().allSatisfy { $0.steps == 30_300 && $0.source == "phone" })
+    }
+}
+
 @Suite struct ZoneCalendarTests {
     private func calendar(_ name: String) -> ZoneCalendar {
         ZoneCalendar(zone: TimeZone(identifier: name)!)

@@ -33,58 +33,63 @@ extension HealthConnectDatabase {
         }
 
         /// A column that must hold a whole number; nil (after refusing the row) when it does not.
+        ///
+        /// `rowID` is read only to word a refusal: the step read asks SQLite for it only then.
         @inline(__always)
-        func integer(_ column: Int32, _ name: String, _ rowID: Int64) throws(ExportError) -> Int64? {
-            switch statement.type(column) {
+        func integer(_ column: Int32, _ name: String, _ rowID: @autoclosure () -> Int64) throws(ExportError) -> Int64? {
+            let cell = statement.value(column)
+            switch cell.type {
             case SQLITE_INTEGER:
-                return statement.int64(column)
+                return cell.int64
             case SQLITE_NULL:
-                try invalid(rowID, "\(name) is NULL")
+                try invalid(rowID(), "\(name) is NULL")
             default:
-                try invalid(rowID, "\(name) is \"\(statement.text(column))\", not a whole number")
+                try invalid(rowID(), "\(name) is \"\(statement.text(column))\", not a whole number")
             }
             return nil
         }
 
         /// An offset column: `.some(nil)` for NULL, nil (after refusing the row) when unusable.
         @inline(__always)
-        func offset(_ column: Int32, _ name: String, _ rowID: Int64) throws(ExportError) -> Int32?? {
-            switch statement.type(column) {
+        func offset(_ column: Int32, _ name: String, _ rowID: @autoclosure () -> Int64) throws(ExportError) -> Int32?? {
+            let cell = statement.value(column)
+            switch cell.type {
             case SQLITE_NULL:
                 return .some(nil)
             case SQLITE_INTEGER:
-                let value = statement.int64(column)
+                let value = cell.int64
                 if RowCheck.offsetRange.contains(value) { return Int32(value) }
-                try invalid(rowID, "\(name) \(value) is not a UTC offset in seconds "
+                try invalid(rowID(), "\(name) \(value) is not a UTC offset in seconds "
                                    + "(\(RowCheck.offsetRange.lowerBound) to \(RowCheck.offsetRange.upperBound))")
             default:
-                try invalid(rowID, "\(name) is \"\(statement.text(column))\", not a UTC offset in seconds")
+                try invalid(rowID(), "\(name) is \"\(statement.text(column))\", not a UTC offset in seconds")
             }
             return nil
         }
 
         /// A column that must hold a non-negative number (whole or not); nil after refusing the row.
         @inline(__always)
-        func number(_ column: Int32, _ name: String, _ rowID: Int64) throws(ExportError) -> Double? {
-            switch statement.type(column) {
+        func number(_ column: Int32, _ name: String, _ rowID: @autoclosure () -> Int64) throws(ExportError) -> Double? {
+            let cell = statement.value(column)
+            switch cell.type {
             case SQLITE_INTEGER:
-                let value = statement.int64(column)
+                let value = cell.int64
                 guard value >= 0 else {
-                    try invalid(rowID, "\(name) \(value) is negative")
+                    try invalid(rowID(), "\(name) \(value) is negative")
                     return nil
                 }
                 return Double(value)
             case SQLITE_FLOAT:
-                let value = statement.double(column)
+                let value = cell.double
                 guard value.isFinite, value >= 0 else {
-                    try invalid(rowID, "\(name) \(value) is not a non-negative number")
+                    try invalid(rowID(), "\(name) \(value) is not a non-negative number")
                     return nil
                 }
                 return value
             case SQLITE_NULL:
-                try invalid(rowID, "\(name) is NULL")
+                try invalid(rowID(), "\(name) is NULL")
             default:
-                try invalid(rowID, "\(name) is \"\(statement.text(column))\", not a number")
+                try invalid(rowID(), "\(name) is \"\(statement.text(column))\", not a number")
             }
             return nil
         }

@@ -30,6 +30,33 @@ extension HealthConnectDatabase {
             sqlite3_column_type(handle, column)
         }
 
+        /// The column of the current row as a value to ask its type and number from: one call
+        /// into SQLite per column where `type` and `int64` take two, each entering the
+        /// statement's API again (a fifth of a database read's calls into SQLite).
+        ///
+        /// The value is "unprotected" (no mutex held), which SQLite allows to be read like a
+        /// protected one on a connection in multi-thread mode: `SQLITE_OPEN_NOMUTEX`, as every
+        /// connection of this reader is opened, and one thread reads it.
+        @inline(__always)
+        func value(_ column: Int32) -> Value {
+            Value(handle: sqlite3_column_value(handle, column))
+        }
+
+        /// One column of the current row, valid until the next step.
+        struct Value {
+            let handle: OpaquePointer?
+
+            /// The storage class; NULL when SQLite gave no value.
+            @inline(__always)
+            var type: Int32 { handle.map { sqlite3_value_type($0) } ?? SQLITE_NULL }
+
+            @inline(__always)
+            var int64: Int64 { handle.map { sqlite3_value_int64($0) } ?? 0 }
+
+            @inline(__always)
+            var double: Double { handle.map { sqlite3_value_double($0) } ?? 0 }
+        }
+
         @inline(__always)
         func int64(_ column: Int32) -> Int64 {
             sqlite3_column_int64(handle, column)

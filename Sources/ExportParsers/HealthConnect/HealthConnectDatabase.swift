@@ -139,25 +139,42 @@ public final class HealthConnectDatabase {
         }
         var rowsPerOrigin = [Int](repeating: 0, count: origins.packageNames.count)
 
+        // Only the columns the day rules use, in the table's own column order (SQLite decodes a
+        // row's record front to back), in row_id order: the table's own order, so SQLite scans
+        // it without a sort. row_id only names a refused row and is read only then.
         let statement = try prepare(prioritySink == nil ? """
-            SELECT row_id, start_time, end_time, start_zone_offset, end_zone_offset, count, app_info_id
+            SELECT app_info_id, start_time, start_zone_offset, end_time, end_zone_offset, count, row_id
             FROM steps_record_table ORDER BY row_id
             """ : """
-            SELECT row_id, start_time, end_time, start_zone_offset, end_zone_offset, count, app_info_id,
+            SELECT app_info_id, start_time, start_zone_offset, end_time, end_zone_offset, count, row_id,
              \(hasLastModified ? "last_modified_time" : "NULL") FROM steps_record_table ORDER BY start_time, row_id
             """)
         prioritySink?.recordsComeInStartOrder()
         var lastAppID: Int64 = .min
         var lastOrigin = unknown
         let check = RowCheck(table: "steps_record_table", statement: statement, policy: policy, location: location)
+        // Every source's bytes in one block that lives as long as the read, handed to the sink as
+        // views into it: no array is retained and released per row.
+        let sourceBytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, origins.sources.reduce(0) { $0 + $1.count }),
+                                                                 alignment: 1)
+        defer { sourceBytes.deallocate() }
+        var sourceViews: [UnsafeRawBufferPointer] = []
+        sourceViews.reserveCapacity(origins.sources.count)
+        var filled = 0
+        for source in origins.sources {
+            let view = UnsafeMutableRawBufferPointer(rebasing: sourceBytes[filled..<(filled + source.count)])
+            view.copyBytes(from: source)
+            sourceViews.append(UnsafeRawBufferPointer(view))
+            filled += source.count
+        }
 
         try HealthConnectDatabase.forEachRow(statement, on: connection, location: location,
                                              while: "reading steps_record_table") { () throws(ExportError) in
             statistics.rows += 1
-            let rowID = statement.int64(0)
             var origin = unknown
-            if statement.type(6) == SQLITE_INTEGER {
-                let appID = statement.int64(6)
+            let app = statement.value(0)
+            if app.type == SQLITE_INTEGER {
+                let appID = app.int64
                 if appID == lastAppID {
                     origin = lastOrigin
                 } else {
@@ -168,29 +185,32 @@ public final class HealthConnectDatabase {
             }
             rowsPerOrigin[origin] += 1
 
-            guard let start = try check.integer(1, "start_time", rowID), let end = try check.integer(2, "end_time", rowID)
+            guard let start = try check.integer(1, "start_time", statement.int64(6)),
+                  let end = try check.integer(3, "end_time", statement.int64(6))
             else { return }
             guard end >= start else {
-                return try check.invalid(rowID, "end_time \(end) is before start_time \(start)")
+                return try check.invalid(statement.int64(6), "end_time \(end) is before start_time \(start)")
             }
-            guard let startOffset = try check.offset(3, "start_zone_offset", rowID),
-                  try check.offset(4, "end_zone_offset", rowID) != nil,
-                  let count = try check.number(5, "count", rowID)
+            guard let startOffset = try check.offset(2, "start_zone_offset", statement.int64(6)),
+                  try check.offset(4, "end_zone_offset", statement.int64(6)) != nil,
+                  let count = try check.number(5, "count", statement.int64(6))
             else { return }
 
             let sample = StepSample(startMs: start, endMs: end, offsetSeconds: startOffset, value: count)
             if let problem = SampleLimits.problem(in: sample) {
                 let countText = statement.type(5) == SQLITE_INTEGER ? String(statement.int64(5)) : String(count)
-                return try check.invalid(rowID, problem.message(steps: "count \(countText)", start: "start_time \(start)",
-                                                          end: "end_time \(end)", offset: "start_zone_offset \(startOffset ?? 0)"))
+                return try check.invalid(statement.int64(6),
+                                         problem.message(steps: "count \(countText)", start: "start_time \(start)",
+                                                         end: "end_time \(end)", offset: "start_zone_offset \(startOffset ?? 0)"))
             }
             if startOffset == nil { statistics.rowsWithoutOffset += 1 }
             statistics.samples += 1
             if let prioritySink {
-                let modified = statement.type(7) == SQLITE_INTEGER ? statement.int64(7) : nil
-                origins.sources[origin].withUnsafeBytes { prioritySink.add(sample, lastModifiedMs: modified, sourceUTF8: $0) }
+                let cell = statement.value(7)
+                let modified = cell.type == SQLITE_INTEGER ? cell.int64 : nil
+                prioritySink.add(sample, lastModifiedMs: modified, sourceUTF8: sourceViews[origin])
             } else {
-                origins.sources[origin].withUnsafeBytes { sink.add(sample, sourceUTF8: $0) }
+                sink.add(sample, sourceUTF8: sourceViews[origin])
             }
         }
 

@@ -23,10 +23,13 @@ final class DuplicateFilter {
     private let inMemoryLimit: Int
     /// The keys in memory counted together with other filters' (one per metric), when shared.
     private let budget: DuplicateBudget?
-    private var packed = Set<PackedSampleKey>()
-    private var wide = Set<WideSampleKey>()
-    private var spill: SpillFiles?
-    private var spillError: ExportError?
+    // These four are touched for every sample: unchecked, as one thread owns the filter and no
+    // method reaches one of them while another holds it, so that each access costs no dynamic
+    // exclusivity check (1.14 million of them on 600,000 rows, about 4% of a database read).
+    @exclusivity(unchecked) private var packed = Set<PackedSampleKey>()
+    @exclusivity(unchecked) private var wide = Set<WideSampleKey>()
+    @exclusivity(unchecked) private var spill: SpillFiles?
+    @exclusivity(unchecked) private var spillError: ExportError?
 
     /// Whether the filter has begun to spill to disk.
     var isSpilling: Bool { spill != nil }
@@ -75,7 +78,10 @@ final class DuplicateFilter {
         defer { self.spill = nil }
         var duplicates = 0
         try spill.readBack { partition throws(ExportError) in
-            var seenPacked = Set<PackedSampleKey>()
+            // Sized for the whole partition up front: grown from empty, the set rehashed every
+            // key it held at each doubling (Hasher calls from `resize` were 8% of the time of
+            // reading a 5-million-row database, perf record).
+            var seenPacked = Set<PackedSampleKey>(minimumCapacity: partition.count)
             var seenWide = Set<WideSampleKey>()
             for record in partition {
                 let inserted: Bool
@@ -134,7 +140,8 @@ private final class SpillFiles {
     /// Records buffered per partition before a write (40 bytes each).
     private let bufferRecords: Int
     private var files: [SystemFile] = []
-    private var buffers: [[SampleRecord]]
+    /// Appended to for every spilled sample: unchecked, like the filter's own sets.
+    @exclusivity(unchecked) private var buffers: [[SampleRecord]]
     private let location = InputLocation(path: "temporary files")
 
     init(bufferRecords: Int) throws(ExportError) {
