@@ -39,8 +39,10 @@ public enum ZipInflater: UInt8, Sendable {
 /// not checked, as libzip does not check it: the CRC-32 vouches for the bytes. As with libzip,
 /// the bytes inflated before a failure are handed over first and the failure comes on the next read.
 final class ZipInflateStream: ByteStream {
-    /// Compressed bytes read from libzip at a time; with the inflate state, the stream's whole memory.
-    static let inputSize = 256 * 1024
+    /// Compressed bytes read from libzip at a time (a megabyte or more of an export's XML); with the
+    /// inflate state (85 KiB), the stream's whole memory. Small, as the locator opens every
+    /// member to read its head.
+    static let inputSize = 64 * 1024
     /// zlib's `Z_DATA_ERROR`: libzip words an invalid stream with it.
     private static let zlibDataError: Int32 = -3
 
