@@ -32,6 +32,13 @@ let package = Package(
             pkgConfig: "libzip",
             providers: [.apt(["libzip-dev"])]
         ),
+        // Debian's ISA-L (libisal-dev): igzip's raw inflate and CRC-32, for deflated zip entries.
+        .systemLibrary(
+            name: "CISAL",
+            path: "Sources/CISAL",
+            pkgConfig: "libisal",
+            providers: [.apt(["libisal-dev"])]
+        ),
         // Debian's SQLite (libsqlite3-dev), for Health Connect's own export database.
         .systemLibrary(
             name: "CSQLite",
@@ -65,7 +72,7 @@ let package = Package(
         // Input: byte streams (files, standard input, zip entries through libzip), temporary spools.
         .target(
             name: "ExportInput",
-            dependencies: ["HealthDays", "Platform", "CLibZip"],
+            dependencies: ["HealthDays", "Platform", "CLibZip", "CISAL"],
             swiftSettings: crossModule
         ),
         // The format readers, one folder per family (Apple Health, Health Connect, Google Fit).
@@ -109,8 +116,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "stepimport",
-            dependencies: ["DisplayText", "HealthDays", "StreamingText", "ExportParsers", "HTTPClient", "BackendUpload", "Batch",
-                           "CommandLineKit", "Platform", "CBuildInfo"]
+            dependencies: ["DisplayText", "HealthDays", "StreamingText", "ExportInput", "ExportParsers", "HTTPClient", "BackendUpload",
+                           "Batch", "CommandLineKit", "Platform", "CBuildInfo"]
         ),
         // Deterministic generator of synthetic exports for samples, tests and benchmarks.
         .executableTarget(

@@ -19,6 +19,10 @@ public final class ZipArchive {
         public let size: Int64
         /// The compressed size, as the archive declares it.
         public let compressedSize: Int64
+        /// The CRC-32 of the uncompressed bytes, as the directory declares it; nil when libzip knows none.
+        let crc: UInt32?
+        /// Whether the entry is deflated and not encrypted: the only kind `ZipInflateStream` reads.
+        let isPlainDeflate: Bool
         public var isDirectory: Bool { name.hasSuffix("/") }
     }
 
@@ -56,8 +60,12 @@ public final class ZipArchive {
             var info = zip_stat_t()
             zip_stat_init(&info)
             guard zip_stat_index(archive, index, 0, &info) == 0, let name = info.name else { continue }
+            let known = { (flag: UInt32) in info.valid & UInt64(flag) != 0 }
+            let isPlainDeflate = known(ZIP_STAT_COMP_METHOD) && info.comp_method == Int32(ZIP_CM_DEFLATE)
+                && known(ZIP_STAT_ENCRYPTION_METHOD) && info.encryption_method == UInt16(ZIP_EM_NONE)
             entries.append(Entry(index: index, name: String(cString: name), size: Int64(clamping: info.size),
-                                 compressedSize: Int64(clamping: info.comp_size)))
+                                 compressedSize: Int64(clamping: info.comp_size),
+                                 crc: known(ZIP_STAT_CRC) ? info.crc : nil, isPlainDeflate: isPlainDeflate))
         }
     }
 
@@ -66,11 +74,31 @@ public final class ZipArchive {
     }
 
     /// Opens one entry for streaming its decompressed bytes.
-    public func open(_ entry: Entry) throws(ExportError) -> ZipEntryStream {
+    ///
+    /// A deflated entry that is not encrypted and has a CRC-32 is inflated by ISA-L
+    /// (`ZipInflateStream`) unless `inflater` is `.zlib`; everything else (stored entries, other
+    /// methods, encrypted entries, which libzip refuses) is read by libzip itself.
+    public func open(_ entry: Entry, inflater: ZipInflater = .processDefault) throws(ExportError) -> ByteStream {
+        if inflater == .isal, entry.isPlainDeflate, let crc = entry.crc {
+            guard let raw = zip_fopen_index(archive, entry.index, zip_flags_t(ZIP_FL_COMPRESSED)) else {
+                throw ExportError.badArchive(location.entering(entry.name), reason: String(cString: zip_strerror(archive)))
+            }
+            return ZipInflateStream(archive: self, compressed: raw, entry: entry, crc: crc)
+        }
         guard let file = zip_fopen_index(archive, entry.index, 0) else {
             throw ExportError.badArchive(location.entering(entry.name), reason: String(cString: zip_strerror(archive)))
         }
         return ZipEntryStream(archive: self, file: file, entry: entry)
+    }
+
+    /// libzip's own words for one of its error codes (with zlib's words for `ZIP_ER_ZLIB`), so
+    /// that an entry ISA-L inflates fails with the words libzip would have used.
+    static func libzipReason(_ code: Int32, systemError: Int32 = 0) -> String {
+        var error = zip_error_t()
+        zip_error_init(&error)
+        defer { zip_error_fini(&error) }
+        zip_error_set(&error, code, systemError)
+        return String(cString: zip_error_strerror(&error))
     }
 
     private static func openError(code: Int32, location: InputLocation) -> ExportError {

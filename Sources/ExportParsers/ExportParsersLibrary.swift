@@ -13,9 +13,11 @@ public enum ExportParsersLibrary {
     }
 
     /// The versions of the C libraries the readers run with (not those built against), for
-    /// `--version` and bug reports: libxml2, libzip and SQLite, by name.
+    /// `--version` and bug reports: libxml2, libzip, ISA-L (the version built against: it reports
+    /// none at run time) and SQLite, by name.
     public static var libraryVersions: [(name: String, version: String)] {
-        [("libxml2", libxml2Version), ("libzip", ZipArchive.libraryVersion), ("SQLite", String(cString: sqlite3_libversion()))]
+        [("libxml2", libxml2Version), ("libzip", ZipArchive.libraryVersion), ("ISA-L", ZipInflater.isalVersion),
+         ("SQLite", String(cString: sqlite3_libversion()))]
     }
 
     /// libxml2 writes its version as one number, 20914 for 2.9.14.

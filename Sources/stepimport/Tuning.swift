@@ -1,12 +1,22 @@
+import ExportInput
+
 /// Settings for tests and benchmarks, from the environment: `STEPIMPORT_PARSE_WORKERS` (0 to 16
 /// Apple parse threads; 0 parses on the reading thread's partner only) and `STEPIMPORT_PIECE_SIZE`
-/// (bytes of XML per piece, at least 1, so that tests can cut small inputs into many pieces).
+/// (bytes of XML per piece, at least 1, so that tests can cut small inputs into many pieces) and
+/// `STEPIMPORT_INFLATE` (`zlib` reads deflated zip entries through libzip's zlib instead of ISA-L,
+/// a diagnostic for comparing the two; `isal`, the default). Values out of range are ignored.
 struct Tuning {
     let parseWorkers: Int?
     let pieceSize: Int?
+    let inflater: ZipInflater?
 
     init(environment: [String: String]) {
         parseWorkers = environment["STEPIMPORT_PARSE_WORKERS"].flatMap(Int.init).flatMap { (0...16).contains($0) ? $0 : nil }
         pieceSize = environment["STEPIMPORT_PIECE_SIZE"].flatMap(Int.init).flatMap { $0 >= 1 ? $0 : nil }
+        inflater = switch environment["STEPIMPORT_INFLATE"] {
+        case "zlib": .zlib
+        case "isal": .isal
+        default: nil
+        }
     }
 }

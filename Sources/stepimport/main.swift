@@ -1,4 +1,5 @@
 import CommandLineKit
+import ExportInput
 import ExportParsers
 import Foundation
 import HealthDays
@@ -16,6 +17,8 @@ func run() -> ExitStatus {
         .init(signal: SIGHUP, status: ExitStatus.hungUp.rawValue,
               message: "\nstepimport: hung up (SIGHUP); temporary files removed\n"),
     ])
+    // Set before any zip is opened, on any thread.
+    ZipInflater.processDefault = Tuning(environment: ProcessInfo.processInfo.environment).inflater ?? .isal
     let diagnostics = Diagnostics.current()
     let invocation: Invocation
     do {

@@ -116,10 +116,10 @@ import TestSupport
 
     @Test func versionNamesTheCommitAndTheLibraries() throws {
         let lines = try Self.run("\"$STEPIMPORT\" --version").split(separator: "\n").map(String.init)
-        try #require(lines.count == 6, "\(lines)")
+        try #require(lines.count == 7, "\(lines)")
         #expect(lines[0].range(of: #"^stepimport [0-9]+\.[0-9]+\.[0-9]+$"#, options: .regularExpression) != nil)
         #expect(lines[1].hasPrefix("commit: "))
-        for (line, library) in zip(lines.dropFirst(2), ["libxml2", "libzip", "SQLite", "libcurl"]) {
+        for (line, library) in zip(lines.dropFirst(2), ["libxml2", "libzip", "ISA-L", "SQLite", "libcurl"]) {
             #expect(line.range(of: "^\(library): [0-9]+\\.[0-9]+", options: .regularExpression) != nil, "\(line)")
         }
     }

@@ -22,4 +22,15 @@ import Testing
         #expect(Array(plain.dropFirst()) == winners)
         #expect(bySource.count > plain.count, "the samples have days with more than one source")
     }
+
+    /// ISA-L (the default) and libzip's zlib (`STEPIMPORT_INFLATE=zlib`) read a zip to the same
+    /// output: an Apple export, and a Health Connect database copied out of its zip.
+    @Test(arguments: ["apple samples/export.zip --by-source --format json", "apple samples/export.zip --metric all --format csv",
+                      "hc 'samples/Health Connect.zip' --by-source --format json"])
+    func isalAndZlibReadAZipTheSame(_ input: String) throws {
+        let isal = try Self.stdout("STEPIMPORT_INFLATE=isal $STEPIMPORT \(input) -q")
+        let zlib = try Self.stdout("STEPIMPORT_INFLATE=zlib $STEPIMPORT \(input) -q")
+        #expect(isal.count > 500)
+        #expect(isal == zlib)
+    }
 }
