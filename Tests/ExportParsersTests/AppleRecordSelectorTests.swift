@@ -97,6 +97,11 @@ import ExportInput
         }
     }
 
+    @Test func theTagScanStopsAtEveryByteThatMatters() {
+        let specials: [UInt8] = [0x0A, 0x22, 0x27, 0x2F, 0x3C, 0x3E]
+        #expect(AppleRecordSelector.tagSpecialsForTests == specials.reduce(UInt64(0)) { $0 | (1 << UInt64($1)) })
+    }
+
     @Test func aTypeIsComparedWhole() {
         let wanted = [Array("HKQuantityTypeIdentifierHeartRate".utf8)]
         let text = """
