@@ -27,9 +27,15 @@ public struct ImportOptions {
     /// The metrics whose records are read (`--metric`); steps by default. Only the Apple reader
     /// reads others so far; the Health Connect readers hand on steps alone.
     public var metrics: MetricSet
+    /// Hand libxml2 every record of an Apple export (`--strict-xml`): the whole document is checked
+    /// as XML. Off by default: the records of types nobody asked for are left out before the
+    /// parse and only their structure is checked (`AppleRecordSelector`, docs/architecture.md).
+    public var strictXML: Bool
 
     public init(invalidRecords: InvalidRecordPolicy = .fail, parseWorkers: Int? = nil, pieceSize: Int? = nil,
-                progress: ((Int64, Int64?) -> Void)? = nil, takesInventory: Bool = false, metrics: MetricSet = .steps) {
+                progress: ((Int64, Int64?) -> Void)? = nil, takesInventory: Bool = false, metrics: MetricSet = .steps,
+                strictXML: Bool = false) {
+        self.strictXML = strictXML
         self.takesInventory = takesInventory
         self.metrics = metrics
         self.invalidRecords = invalidRecords

@@ -6,7 +6,8 @@ import HealthDays
 /// Apple Health XML through the parallel pieces path: `AppleHealthImport.read` with two parse
 /// workers and small pieces over an in-memory stream that hands out small reads, so that the
 /// boundary scanner, the piece frames, the ring and the in-order fallback all run on every input;
-/// for steps alone or every metric (`--metric all`).
+/// for steps alone or every metric (`--metric all`). The record selection is on (the default:
+/// records of types not asked for are left out before libxml2, `AppleRecordSelector`).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzApplePieces(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let input = FuzzInput(data, size)

@@ -54,9 +54,11 @@ public enum AppleHealthImport {
                                         takesCensus: options.takesInventory, metrics: options.metrics,
                                         progress: options.progress)
         }
+        // `inspect` counts every record by type, so it reads them all.
+        let selects = !options.strictXML && !options.takesInventory
         return try readInPieces(stream, into: sink, invalidRecords: options.invalidRecords, workers: workers,
                                 pieceSize: options.pieceSize ?? defaultPieceSize, takesCensus: options.takesInventory,
-                                metrics: options.metrics, progress: options.progress)
+                                metrics: options.metrics, selectsRecords: selects, progress: options.progress)
     }
 
     /// Reads (and inflates) and filters on a second thread, parses on this one.
@@ -102,13 +104,14 @@ public enum AppleHealthImport {
     /// the one a single parse reports, at the same line and column.
     static func readInPieces(_ stream: ByteStream, into sink: StepSink, invalidRecords policy: InvalidRecordPolicy,
                              workers: Int, pieceSize: Int, readSize: Int = pieceReadSize, counts: PieceCounts? = nil,
-                             takesCensus: Bool = false, metrics: MetricSet = .steps,
+                             takesCensus: Bool = false, metrics: MetricSet = .steps, selectsRecords: Bool = false,
                              progress: ((Int64, Int64?) -> Void)?) throws(ExportError) -> AppleImportSummary {
         let location = stream.location
         // libxml2's global set-up is not safe to run on several threads at once: do it here, once.
         xmlInitParser()
+        let selector = selectsRecords ? AppleRecordSelector(wantedTypes: AppleRecordSelector.wantedTypes(for: metrics)) : nil
         let pieces = PieceParser<ApplePieceResult>(stream: stream, workers: workers, pieceSize: pieceSize,
-                                                                readSize: readSize) {
+                                                   readSize: readSize, selector: selector) {
             let worker = ApplePieceResult.Worker(policy: policy, takesCensus: takesCensus, metrics: metrics)
             return { bytes, piece in worker.parse(bytes, piece) }
         }
@@ -149,8 +152,9 @@ public enum AppleHealthImport {
                         try parser.feed(bytes)
                         if piece.isLast { try parser.finish() }
                     } catch {
-                        let (filter, _) = pieces.stop()
-                        throw ExportError(filter.dropped.placing(error), at: location, expected: .appleHealth, grammar: "XML")
+                        let (filter, selector, _) = pieces.stop()
+                        let placed = selector.map { $0.dropped.placing(error) } ?? error
+                        throw ExportError(filter.dropped.placing(placed), at: location, expected: .appleHealth, grammar: "XML")
                     }
                 }
                 if piece.rawBytesRead > reported {
@@ -163,7 +167,12 @@ public enum AppleHealthImport {
             throw error
         }
         if let inOrder { statistics.add(inOrder.statistics, lineShift: 0) }
-        let (filter, rawBytes) = pieces.stop()
+        let (filter, finalSelector, rawBytes) = pieces.stop()
+        if let selector = finalSelector {
+            // The records left out are counted as the parser counts those it reads.
+            statistics.records += selector.skippedRecords
+            statistics.nestedStepRecords += selector.nestedStepRecords
+        }
         return AppleImportSummary(location: location, bytesRead: rawBytes, parse: statistics,
                                   droppedControlCharacters: filter.droppedControlCharacters,
                                   skippedDoctype: filter.skippedDoctype,

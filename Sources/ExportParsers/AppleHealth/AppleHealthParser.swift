@@ -54,7 +54,7 @@ public final class AppleHealthParser {
     /// element, not an optional struct (testing that cost 0.6% of a run's instructions).
     private let takesCensus: Bool
 
-    private static let stepType: [UInt8] = Array("HKQuantityTypeIdentifierStepCount".utf8)
+    static let stepType: [UInt8] = Array("HKQuantityTypeIdentifierStepCount".utf8)
     static let unknownSource: [UInt8] = Array("(unknown)".utf8)
 
     /// `takesCensus`: also count every top-level element by type into `statistics.census`.

@@ -34,6 +34,12 @@ enum AppleMetricType {
         return nil
     }
 
+    /// The `type`s of the records read for `metrics` beyond steps: those whose `isWanted(in:)` holds.
+    static func types(wantedIn metrics: MetricSet) -> [[UInt8]] {
+        (AppleMetricType.sleepAnalysis.isWanted(in: metrics) ? [sleepType] : [])
+            + quantities.filter { AppleMetricType.quantity($0.metric).isWanted(in: metrics) }.map(\.type)
+    }
+
     /// Whether any metric it feeds is asked for.
     func isWanted(in metrics: MetricSet) -> Bool {
         switch self {

@@ -79,7 +79,7 @@ struct ReadCommand {
         let tuning = Tuning(environment: ProcessInfo.processInfo.environment)
         let importOptions = ImportOptions(invalidRecords: options.skipInvalid ? .skip : .fail,
                                           parseWorkers: tuning.parseWorkers, pieceSize: tuning.pieceSize, progress: progress,
-                                          metrics: options.metrics)
+                                          metrics: options.metrics, strictXML: options.strictXML)
         do throws(ExportError) {
             defer { meter?.clear() }
             let result = try ExportImporter.open(path: path, as: choice).read(into: sink, options: importOptions)

@@ -18,6 +18,8 @@ struct ReadOptions {
     var since: LocalDate?
     var until: LocalDate?
     var skipInvalid = false
+    /// `apple --strict-xml`: check the whole document as XML, records of every type included.
+    var strictXML = false
     /// `--exclude-source`: sources left out before the day rule.
     var excludedSources: [SourcePattern] = []
     var quiet = false

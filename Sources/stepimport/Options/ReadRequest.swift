@@ -56,6 +56,14 @@ extension ReadRequest {
             .excludeSource,
             .skipInvalid(help: "Skip step records whose date or value cannot be read or is beyond the bounds in EXIT STATUS 65, and report them, instead of stopping.")
                 .usage(.helpOnly),
+            .strictXML(help: .asWritten("""
+                Check the whole export as XML. Without it, records of
+                types not asked for (not steps, not a --metric) are left
+                out before the XML parser and checked only for structure:
+                tags balanced, quotes closed, no '<' inside a tag, the
+                file not cut off. The same totals; without it, steps
+                take about half the time.
+                """)).usage(.helpOnly),
             .quiet(help: "Print no summary or progress on standard error.").usage(.helpOnly),
             .noProgress(help: "Print no progress indicator (it only appears on a terminal, and never when NO_COLOR is set).")
                 .usage(.never),

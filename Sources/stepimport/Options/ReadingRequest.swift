@@ -13,6 +13,11 @@ extension Option where Options: ReadingRequest {
         .flag("--skip-invalid", help: help) { $0.read.skipInvalid = true }
     }
 
+    /// `--strict-xml`: libxml2 reads every record of an Apple export, not only those asked for.
+    static func strictXML(help: HelpProse) -> Option {
+        .flag("--strict-xml", help: help) { $0.read.strictXML = true }
+    }
+
     static func quiet(help: HelpProse) -> Option {
         .flag("-q", "--quiet", help: help) { $0.read.quiet = true }
     }
