@@ -295,12 +295,18 @@ struct AppleRecordSelector {
         while index < end {
             // Fast paths: the long runs inside quoted values and text.
             switch state {
-            case .tag where nestedMatch < 0:
-                // Most bytes of a record are letters and digits of names and values: one test each.
-                while index < end {
-                    let byte = raw.load(fromByteOffset: index, as: UInt8.self)
-                    if byte < 64 && (AppleRecordSelector.tagSpecials >> UInt64(byte)) & 1 != 0 { break }
-                    index += 1
+            case .tag(let quote, _) where nestedMatch < 0:
+                if quote != 0 {
+                    // Inside a quoted value (most bytes of a record): only its quote, `<` and a line
+                    // feed matter, eight bytes at a time.
+                    index = AppleRecordSelector.scan(raw, from: index, to: end, quote, UInt8(ascii: "<"), 0x0A)
+                } else {
+                    // Between attributes: a few letters of a name, one test each.
+                    while index < end {
+                        let byte = raw.load(fromByteOffset: index, as: UInt8.self)
+                        if byte < 64 && (AppleRecordSelector.tagSpecials >> UInt64(byte)) & 1 != 0 { break }
+                        index += 1
+                    }
                 }
             case .content:
                 index = AppleRecordSelector.scan(raw, from: index, to: end, UInt8(ascii: "<"), 0x0A, 0x0A)
