@@ -20,7 +20,7 @@ import HealthDays
 /// Passing bytes are read by markup, like `TopLevelBoundaryScanner`: from `<` to `<`, a `memchr`
 /// per element. When it cannot tell what the document is (another encoding, a DOCTYPE left in
 /// the body, markup longer than the buffer) it stops selecting and passes the rest whole.
-struct AppleRecordSelector {
+struct AppleRecordSelector: MarkupBytes {
     enum Mode: Equatable {
         /// Before the root's start tag.
         case prolog
@@ -501,36 +501,4 @@ struct AppleRecordSelector {
         return TopLevelBoundaryScanner.declaresUTF8OrNothing(text)
     }
 
-    @inline(__always)
-    private func find(_ byte: UInt8, _ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int? {
-        guard start < end, let found = memchr(base + start, Int32(byte), end - start) else { return nil }
-        return UnsafeRawPointer(found) - base
-    }
-
-    private func find(sequence: StaticString, _ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int? {
-        let length = sequence.utf8CodeUnitCount
-        let first = sequence.utf8Start.pointee
-        var from = start
-        while let candidate = find(first, base, from: from, to: end - length + 1) {
-            if memcmp(base + candidate, sequence.utf8Start, length) == 0 { return candidate }
-            from = candidate + 1
-        }
-        return nil
-    }
-
-    private func matches(_ text: StaticString, _ base: UnsafeRawPointer, at offset: Int, end: Int) -> Bool {
-        let length = text.utf8CodeUnitCount
-        return offset + length <= end && memcmp(base + offset, text.utf8Start, length) == 0
-    }
-
-    @inline(__always)
-    private func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
-    }
-
-    @inline(__always)
-    private func isNameStart(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") || byte >= 0x80
-    }
 }

@@ -15,7 +15,7 @@ import HealthDays
 /// each piece confirms it: a piece parsed inside `<Root ...>` ... `</Root>` without an error proves
 /// that the cut after it was between two children, because `</Root>` anywhere else (inside a child,
 /// a comment, a tag or an attribute) is an error. A wrong guess costs speed, never correctness.
-struct TopLevelBoundaryScanner {
+struct TopLevelBoundaryScanner: MarkupBytes {
     enum Phase: Equatable {
         /// Before the root element's start tag.
         case prolog
@@ -137,7 +137,7 @@ struct TopLevelBoundaryScanner {
         case UInt8(ascii: "?"):
             guard let end = find(sequence: "?>", base, from: open + 2, to: count) else { return incomplete(at: open) }
             if phase == .prolog && declaration == nil && rootStartTag == nil
-                && matches("<?xml", base, at: open, count: count) && open + 5 < count
+                && matches("<?xml", base, at: open, end: count) && open + 5 < count
                 && isSpace(base.load(fromByteOffset: open + 5, as: UInt8.self)) {
                 let text = Array(UnsafeRawBufferPointer(start: base + open, count: end + 2 - open))
                 declaration = text
@@ -151,10 +151,10 @@ struct TopLevelBoundaryScanner {
     }
 
     private mutating func readDeclaration(_ base: UnsafeRawPointer, count: Int, at open: Int) -> Bool {
-        if matches("<!--", base, at: open, count: count) {
+        if matches("<!--", base, at: open, end: count) {
             guard let end = find(sequence: "-->", base, from: open + 4, to: count) else { return incomplete(at: open) }
             moveOn(to: end + 3)
-        } else if matches("<![CDATA[", base, at: open, count: count) {
+        } else if matches("<![CDATA[", base, at: open, end: count) {
             guard let end = find(sequence: "]]>", base, from: open + 9, to: count) else { return incomplete(at: open) }
             moveOn(to: end + 3)
         } else if (count - open < 4 && matchesAvailable("<!--", base, at: open, count: count))
@@ -255,43 +255,10 @@ struct TopLevelBoundaryScanner {
 
     // MARK: - Bytes
 
-    @inline(__always)
-    private func find(_ byte: UInt8, _ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int? {
-        guard start < end, let found = memchr(base + start, Int32(byte), end - start) else { return nil }
-        return UnsafeRawPointer(found) - base
-    }
-
-    private func find(sequence: StaticString, _ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int? {
-        let length = sequence.utf8CodeUnitCount
-        let first = sequence.utf8Start.pointee
-        var from = start
-        while let candidate = find(first, base, from: from, to: end - length + 1) {
-            if memcmp(base + candidate, sequence.utf8Start, length) == 0 { return candidate }
-            from = candidate + 1
-        }
-        return nil
-    }
-
-    private func matches(_ text: StaticString, _ base: UnsafeRawPointer, at offset: Int, count: Int) -> Bool {
-        let length = text.utf8CodeUnitCount
-        return offset + length <= count && memcmp(base + offset, text.utf8Start, length) == 0
-    }
-
     /// Whether the bytes available at `offset` are a beginning of `text`.
     private func matchesAvailable(_ text: StaticString, _ base: UnsafeRawPointer, at offset: Int, count: Int) -> Bool {
         let length = min(text.utf8CodeUnitCount, count - offset)
         return memcmp(base + offset, text.utf8Start, length) == 0
-    }
-
-    @inline(__always)
-    private func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
-    }
-
-    @inline(__always)
-    private func isNameStart(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") || byte >= 0x80
     }
 
     @inline(__always)

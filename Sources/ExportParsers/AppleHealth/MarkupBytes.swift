@@ -1,0 +1,45 @@
+import Glibc
+
+/// The byte tests the Apple readers that look at markup without parsing it share
+/// (`TopLevelBoundaryScanner`, `AppleRecordSelector`): a byte or a sequence found with `memchr`,
+/// a literal at an offset, XML's white space and the start of a name (ASCII letters, `_`, `:`
+/// and any byte of a multi-byte character).
+protocol MarkupBytes {}
+
+extension MarkupBytes {
+    /// The offset of the first `byte` in `start..<end`, nil when there is none.
+    @inline(__always)
+    func find(_ byte: UInt8, _ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int? {
+        guard start < end, let found = memchr(base + start, Int32(byte), end - start) else { return nil }
+        return UnsafeRawPointer(found) - base
+    }
+
+    /// The offset of the first whole `sequence` in `start..<end`, nil when there is none.
+    func find(sequence: StaticString, _ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int? {
+        let length = sequence.utf8CodeUnitCount
+        let first = sequence.utf8Start.pointee
+        var from = start
+        while let candidate = find(first, base, from: from, to: end - length + 1) {
+            if memcmp(base + candidate, sequence.utf8Start, length) == 0 { return candidate }
+            from = candidate + 1
+        }
+        return nil
+    }
+
+    /// Whether `text` stands at `offset`, wholly before `end`.
+    func matches(_ text: StaticString, _ base: UnsafeRawPointer, at offset: Int, end: Int) -> Bool {
+        let length = text.utf8CodeUnitCount
+        return offset + length <= end && memcmp(base + offset, text.utf8Start, length) == 0
+    }
+
+    @inline(__always)
+    func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
+    }
+
+    @inline(__always)
+    func isNameStart(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") || byte >= 0x80
+    }
+}
