@@ -3,6 +3,7 @@ import BackendUpload
 import Batch
 import ExportParsers
 import HealthDays
+import Platform
 
 /// The process's exit codes, from sysexits(3), mapped from errors in this one place.
 enum ExitStatus: Int32 {
@@ -102,6 +103,15 @@ enum CommandError: Error, CustomStringConvertible {
         case .export(let error): return error.message
         case .output(let message): return message
         case .upload(let error): return error.message
+        }
+    }
+
+    /// Writes a command's results to standard output; a failure is an output error (exit 74).
+    static func writeResults(_ text: String) throws(CommandError) {
+        do {
+            try StandardStreams.writeOutput(text)
+        } catch {
+            throw .output("cannot write the results to standard output: \(error)")
         }
     }
 }

@@ -65,11 +65,7 @@ struct InspectCommand {
         let renderer = InspectionRenderer(inspection)
         let text = request.format == .json ? renderer.json() : renderer.table()
         // Everything is computed before the first byte goes to stdout: an error never leaves a partial report.
-        do {
-            try StandardStreams.writeOutput(text)
-        } catch {
-            throw .output("cannot write the results to standard output: \(error)")
-        }
+        try CommandError.writeResults(text)
         diagnostics.warnSkipped(result.summary)
     }
 }

@@ -20,12 +20,8 @@ extension ReadCommand {
         let renderer = MetricDaysRenderer(format: options.format, bySource: options.bySource,
                                           columns: options.metrics.columns, zoneDescription: zoneDescription(statistics))
         // Everything is computed before the first byte goes to stdout: an error never leaves partial totals.
-        do {
-            try StandardStreams.writeOutput(renderer.render(days: days,
+        try CommandError.writeResults(renderer.render(days: days,
                                                             sources: options.bySource ? aggregator.sourceValues(in: range) : []))
-        } catch {
-            throw .output("cannot write the results to standard output: \(error)")
-        }
         reportMetrics(result, aggregator, statistics, allDays: allDays, days: days,
                       seconds: Date().timeIntervalSince(started))
         reportExcluded(exclusion)

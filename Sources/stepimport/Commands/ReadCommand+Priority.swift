@@ -21,11 +21,7 @@ extension ReadCommand {
         let renderer = DayTotalsRenderer(format: options.format, bySource: options.bySource,
                                          zoneDescription: zoneDescription(statistics), priority: aggregator.priority ?? [])
         // Everything is computed before the first byte goes to stdout: an error never leaves partial totals.
-        do {
-            try StandardStreams.writeOutput(renderer.render(days))
-        } catch {
-            throw .output("cannot write the results to standard output: \(error)")
-        }
+        try CommandError.writeResults(renderer.render(days))
         reportPriority(result, [aggregator], seconds: Date().timeIntervalSince(started))
         reportZone(statistics)
         reportExcluded(exclusion)
@@ -53,12 +49,8 @@ extension ReadCommand {
         let renderer = MetricDaysRenderer(format: options.format, bySource: options.bySource, columns: options.metrics.columns,
                                           zoneDescription: zoneDescription(statistics), priority: aggregator.priority ?? [])
         // Everything is computed before the first byte goes to stdout: an error never leaves partial totals.
-        do {
-            try StandardStreams.writeOutput(renderer.render(days: days,
+        try CommandError.writeResults(renderer.render(days: days,
                                                             sources: options.bySource ? aggregator.sourceValues(in: range) : []))
-        } catch {
-            throw .output("cannot write the results to standard output: \(error)")
-        }
         reportPriority(result, aggregator.aggregators, seconds: Date().timeIntervalSince(started))
         reportZone(statistics)
         reportExcluded(exclusion)

@@ -47,11 +47,7 @@ struct ReadCommand {
         let renderer = DayTotalsRenderer(format: options.format, bySource: options.bySource,
                                          zoneDescription: zoneDescription(statistics))
         // Everything is computed before the first byte goes to stdout: an error never leaves partial totals.
-        do {
-            try StandardStreams.writeOutput(renderer.render(days))
-        } catch {
-            throw .output("cannot write the results to standard output: \(error)")
-        }
+        try CommandError.writeResults(renderer.render(days))
         report(result, statistics, days: days, allDays: allDays, seconds: Date().timeIntervalSince(started))
         reportExcluded(exclusion)
         reportFiltered(all: allDays.map(\.date), kept: days.map(\.date))
