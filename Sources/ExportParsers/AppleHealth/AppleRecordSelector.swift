@@ -479,22 +479,6 @@ struct AppleRecordSelector: MarkupBytes {
         return end
     }
 
-    /// The first `>` outside quotes in `start..<end`, for a start tag followed by text.
-    private func tagEnd(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int? {
-        var index = start
-        while index < end {
-            let byte = base.load(fromByteOffset: index, as: UInt8.self)
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                guard let close = find(byte, base, from: index + 1, to: end) else { return nil }
-                index = close + 1
-                continue
-            }
-            if byte == UInt8(ascii: ">") { return index }
-            index += 1
-        }
-        return nil
-    }
-
     private func declaresUTF8OrNothing(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Bool {
         let text = Array(UnsafeRawBufferPointer(start: base + start, count: end - start))
         guard matches("<?xml", base, at: start, end: end) else { return true }

@@ -2,7 +2,7 @@ import Glibc
 
 /// The byte tests the Apple readers that look at markup without parsing it share
 /// (`TopLevelBoundaryScanner`, `AppleRecordSelector`): a byte or a sequence found with `memchr`,
-/// a literal at an offset, XML's white space and the start of a name (ASCII letters, `_`, `:`
+/// a literal at an offset, the end of a tag, XML's white space and the start of a name (ASCII letters, `_`, `:`
 /// and any byte of a multi-byte character).
 protocol MarkupBytes {}
 
@@ -22,6 +22,23 @@ extension MarkupBytes {
         while let candidate = find(first, base, from: from, to: end - length + 1) {
             if memcmp(base + candidate, sequence.utf8Start, length) == 0 { return candidate }
             from = candidate + 1
+        }
+        return nil
+    }
+
+    /// The first `>` outside quotes in `start..<end`, for a start tag followed by text; nil when
+    /// the tag does not end there.
+    func tagEnd(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int? {
+        var index = start
+        while index < end {
+            let byte = base.load(fromByteOffset: index, as: UInt8.self)
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                guard let close = find(byte, base, from: index + 1, to: end) else { return nil }
+                index = close + 1
+                continue
+            }
+            if byte == UInt8(ascii: ">") { return index }
+            index += 1
         }
         return nil
     }

@@ -210,22 +210,6 @@ struct TopLevelBoundaryScanner: MarkupBytes {
         return true
     }
 
-    /// The first `>` outside quotes in `start..<end`, for a start tag followed by text.
-    private func tagEnd(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int? {
-        var index = start
-        while index < end {
-            let byte = base.load(fromByteOffset: index, as: UInt8.self)
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                guard let close = find(byte, base, from: index + 1, to: end) else { return nil }
-                index = close + 1
-                continue
-            }
-            if byte == UInt8(ascii: ">") { return index }
-            index += 1
-        }
-        return nil
-    }
-
     /// A boundary in the white space between a closed child and the next markup: the start of the
     /// line after the gap's last line break, if the gap is only white space and a start tag follows.
     private func boundary(_ base: UnsafeRawPointer, gap: Range<Int>, before next: UInt8) -> Int? {
