@@ -85,6 +85,7 @@ extension ReadCommand {
             let noun = aggregator.metric == .steps ? "step record" : "\(aggregator.metric.name) record"
             var parts = [Plural.count(statistics.samples - statistics.dayTotals, noun)]
             if statistics.zeroLength > 0 { parts.append("\(statistics.zeroLength) of zero length") }
+            if statistics.refused > 0 { parts.append(MetricWords.refused(statistics.refused)) }
             if aggregator.writtenRuns > 0 {
                 parts.append("put in time order through a temporary file (\(Plural.count(aggregator.writtenRuns, "sorted run")))")
             }

@@ -16,9 +16,15 @@ enum MetricWords {
             parts.append(leftOut(statistics.leftOut, metric, range))
         }
         if statistics.refused > 0 {
-            parts.append("\(statistics.refused) beyond what one record may hold (docs/reliability.md) left out")
+            parts.append(refused(statistics.refused))
         }
         return "\(metric.name): " + parts.joined(separator: ", ") + "; values on \(Plural.count(days, "day"))"
+    }
+
+    /// `3 beyond what one record may hold (docs/reliability.md) left out`: records the day rules
+    /// could not take safely (`SampleLimits`), under either rule.
+    static func refused(_ count: Int) -> String {
+        "\(count) beyond what one record may hold (docs/reliability.md) left out"
     }
 
     /// `no records of exercise, hrv or vo2max in this export`.
