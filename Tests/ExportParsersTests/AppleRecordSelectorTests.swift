@@ -8,25 +8,15 @@ import ExportInput
 @Suite struct AppleRecordSelectorTests {
     static let steps = Array("HKQuantityTypeIdentifierStepCount".utf8)
 
-    /// Selects `text` fed `chunk` bytes at a time, as the reader does: each chunk is added after
-    /// the bytes not decided yet. Returns the bytes handed on and the selector.
-    static func select(_ text: String, chunk: Int, wanted: [[UInt8]] = [steps]) -> (output: String, selector: AppleRecordSelector) {
+    /// Selects `text` as one piece, as a parse worker does (`insideRoot`: a piece after the
+    /// first). Returns the bytes handed on and the selector.
+    static func select(_ text: String, insideRoot: Bool = false, wanted: [[UInt8]] = [steps]) -> (output: String, selector: AppleRecordSelector) {
         let input = Array(text.utf8)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: input.count + 1, alignment: 1)
-        defer { buffer.deallocate() }
-        var selector = AppleRecordSelector(wantedTypes: wanted)
-        var selected = 0
-        var count = 0
-        var fed = 0
-        while fed < input.count, selector.failure == nil {
-            let take = min(chunk, input.count - fed)
-            for index in 0..<take { buffer[count + index] = input[fed + index] }
-            count += take
-            fed += take
-            (selected, count) = selector.select(buffer, from: selected, to: count)
-        }
-        selector.finish()
-        return (String(decoding: buffer[0..<count], as: UTF8.self), selector)
+        let output = UnsafeMutableRawBufferPointer.allocate(byteCount: input.count, alignment: 1)
+        defer { output.deallocate() }
+        var selector = AppleRecordSelector(wantedTypes: wanted, insideRoot: insideRoot)
+        let count = input.withUnsafeBytes { selector.select(piece: $0, into: output) }
+        return (String(decoding: output[0..<count], as: UTF8.self), selector)
     }
 
     static let document = """
@@ -82,24 +72,57 @@ import ExportInput
         """
 
     @Test func leavesOutRecordsOfOtherTypesKeepingTheirLineBreaks() {
-        let (output, selector) = Self.select(Self.document, chunk: 1 << 20)
+        let (output, selector) = Self.select(Self.document)
         #expect(output == Self.expected)
         #expect(selector.failure == nil)
         #expect(selector.skippedRecords == 4, "heart rate, StepCountX, Step, sleep")
         #expect(output.filter { $0 == "\n" }.count == Self.document.filter { $0 == "\n" }.count)
     }
 
-    @Test func chunksSplitAnywhereGiveTheSameBytes() {
-        for chunk in 1...80 {
-            let (output, selector) = Self.select(Self.document, chunk: chunk)
-            #expect(output == Self.expected, "chunks of \(chunk)")
-            #expect(selector.skippedRecords == 4)
+    /// Cut at the start of any line between two children of the root, as the reader cuts pieces:
+    /// the second piece, selected from inside the root, adds up with the first to the whole.
+    @Test func piecesCutBetweenChildrenGiveTheSameBytes() {
+        let lines = Self.document.split(separator: "\n", omittingEmptySubsequences: false)
+        // Lines 3, 4, 5, 11 to 14 and 17 to 20 (from 0) start a child of the root, a comment,
+        // CDATA or the root's end tag.
+        var cuts = 0
+        for line in [3, 4, 5, 11, 12, 13, 14, 17, 18, 19, 20] {
+            let first = lines[..<line].joined(separator: "\n") + "\n"
+            let second = lines[line...].joined(separator: "\n")
+            let (head, one) = Self.select(first)
+            let (tail, two) = Self.select(second, insideRoot: true)
+            #expect(one.failure == nil && two.failure == nil, "cut before line \(line)")
+            #expect(head + tail == Self.expected, "cut before line \(line)")
+            #expect(one.skippedRecords + two.skippedRecords == 4)
+            cuts += 1
         }
+        #expect(cuts == 11)
     }
 
-    @Test func theTagScanStopsAtEveryByteThatMatters() {
-        let specials: [UInt8] = [0x0A, 0x22, 0x27, 0x2F, 0x3C, 0x3E]
-        #expect(AppleRecordSelector.tagSpecialsForTests == specials.reduce(UInt64(0)) { $0 | (1 << UInt64($1)) })
+    @Test func theFastScanStopsAtEveryByteThatMatters() {
+        let specials: [UInt8] = [0x0A, 0x22, 0x27, 0x3C, 0x3E]
+        #expect(AppleRecordSelector.specialBytesForTests == specials.reduce(UInt64(0)) { $0 | (1 << UInt64($1)) })
+        // Against a byte-by-byte search, from every start, in blocks of 64 and in the tail.
+        var state: UInt64 = 12345
+        let alphabet: [UInt8] = Array("ab\"'<>/\n= \t&".utf8) + [0x00, 0x80, 0xFF, 0x22 ^ 0x80]
+        let bytes: [UInt8] = (0..<300).map { _ in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state >> 61 == 0 ? alphabet[Int(state >> 33) % alphabet.count] : UInt8(ascii: "x")
+        }
+        bytes.withUnsafeBytes { raw in
+            for start in 0..<bytes.count {
+                var block = Int.min
+                var bits: UInt64 = 0
+                var at = start
+                while true {
+                    let found = AppleRecordSelector.nextSpecial(raw.baseAddress!, from: at, to: bytes.count, block: &block, bits: &bits)
+                    let expected = bytes[at...].firstIndex { specials.contains($0) } ?? bytes.count
+                    #expect(found == expected, "from \(at)")
+                    guard found < bytes.count, found == expected else { break }
+                    at = found + 1
+                }
+            }
+        }
     }
 
     @Test func aTypeIsComparedWhole() {
@@ -111,7 +134,7 @@ import ExportInput
             <Record type="HKQuantityTypeIdentifierHeartRate" value="3"/>
             </HealthData>
             """
-        let (output, selector) = Self.select(text, chunk: 7, wanted: wanted)
+        let (output, selector) = Self.select(text, wanted: wanted)
         #expect(output == "<HealthData>\n\n\n<Record type=\"HKQuantityTypeIdentifierHeartRate\" value=\"3\"/>\n</HealthData>")
         #expect(selector.skippedRecords == 2)
     }
@@ -122,17 +145,15 @@ import ExportInput
             <Record type="X"><Record type="HKQuantityTypeIdentifierStepCount" value="1"/></Record>
             </HealthData>
             """
-        for chunk in [1, 3, 1000] {
-            #expect(Self.select(text, chunk: chunk).selector.nestedStepRecords == 1)
-            #expect(Self.select(text, chunk: chunk, wanted: [Array("X2".utf8)]).selector.nestedStepRecords == 0,
-                    "steps not asked for: not counted (the parser does not count them either)")
-        }
+        #expect(Self.select(text).selector.nestedStepRecords == 1)
+        #expect(Self.select(text, wanted: [Array("X2".utf8)]).selector.nestedStepRecords == 0,
+                "steps not asked for: not counted (the parser does not count them either)")
     }
 
     // MARK: - Structure
 
-    static func failure(_ text: String, chunk: Int) -> ParseFailure? {
-        Self.select(text, chunk: chunk).selector.failure
+    static func failure(_ text: String) -> ParseFailure? {
+        Self.select(text).selector.failure
     }
 
     @Test func aDocumentCutInsideARecordLeftOutFails() {
@@ -145,12 +166,10 @@ import ExportInput
         let recordEnd = lines[0..<11].reduce(0) { $0 + $1.utf8.count + 1 } - 1
         for cut in stride(from: recordStart + 50, to: recordEnd, by: 7) {
             let cutText = String(decoding: bytes[0..<cut], as: UTF8.self)
-            for chunk in [1, 13, 1 << 20] {
-                let failure = Self.failure(cutText, chunk: chunk)
-                #expect(failure?.message.contains("the file is truncated") == true, "cut at \(cut), chunks of \(chunk)")
-                let line = 1 + bytes[0..<cut].filter { $0 == 0x0A }.count
-                #expect(failure?.position.line == line, "the end of the file")
-            }
+            let failure = Self.failure(cutText)
+            #expect(failure?.message.contains("the file is truncated") == true, "cut at \(cut)")
+            let line = 1 + bytes[0..<cut].filter { $0 == 0x0A }.count
+            #expect(failure?.position.line == line, "the end of the file")
         }
     }
 
@@ -165,17 +184,15 @@ import ExportInput
     ])
     func aMalformedRecordLeftOutFails(record: String, problem: String) {
         let text = "<HealthData>\n <Record type=\"HKQuantityTypeIdentifierStepCount\"/>\n " + record + "\n</HealthData>\n"
-        for chunk in [1, 5, 1 << 20] {
-            let failure = Self.failure(text, chunk: chunk)
-            #expect(failure?.message.contains(problem) == true, "\(record), chunks of \(chunk): \(String(describing: failure))")
-            #expect(failure?.kind == .malformed)
-            #expect((failure?.position.line ?? 0) >= 3)
-        }
+        let failure = Self.failure(text)
+        #expect(failure?.message.contains(problem) == true, "\(record): \(String(describing: failure))")
+        #expect(failure?.kind == .malformed)
+        #expect((failure?.position.line ?? 0) >= 3)
     }
 
     @Test func anUnclosedQuoteIsFoundAtTheNextTag() {
         let text = "<HealthData>\n <Record type=\"A\" value=\"1/>\n <Record type=\"B\"/>\n</HealthData>\n"
-        let failure = Self.failure(text, chunk: 4)
+        let failure = Self.failure(text)
         #expect(failure?.position.line == 3)
         #expect(failure?.position.column == 2, "the `<` of the next record, column 2")
     }
@@ -201,6 +218,60 @@ import ExportInput
                     #expect(got == expected, "seed \(seed), \(metrics), pieces of \(pieceSize), reads of \(readSize)")
                 }
             }
+        }
+    }
+
+    /// Damage anywhere, in records read or left out: an error, when there is one, is the one a
+    /// single parser of every record reports (a piece the selection rejects is parsed whole), and
+    /// a document read without an error gives what that parser gives, or (damage libxml2 alone
+    /// would see, in a record left out) what it gives for the same records.
+    @Test(arguments: ["truncate", "<", "\"", "&", "</Record>", "<!--", "'"])
+    func damageAnywhereGivesOneParsersErrorOrNone(_ damage: String) {
+        var generator = ExportGenerator(seed: 11)
+        generator.recordsWithChildren = true
+        generator.elementPerLine = true
+        let bytes = Array(generator.document(elements: 40).utf8)
+        let whole = PieceParseTests.inPieces(bytes, policy: .skip, workers: 2, pieceSize: 150, selectsRecords: true)
+        #expect(whole == PieceParseTests.sequential(bytes, policy: .skip))
+        var positions = Array(stride(from: 0, to: bytes.count, by: 13))
+        positions.append(bytes.count - 1)
+        var errors = 0
+        var accepted = 0
+        for position in positions {
+            var damaged = bytes
+            if damage == "truncate" {
+                damaged.removeLast(bytes.count - position)
+            } else {
+                damaged.insert(contentsOf: Array(damage.utf8), at: position)
+            }
+            let expected = PieceParseTests.sequential(damaged, policy: .skip)
+            let got = PieceParseTests.inPieces(damaged, policy: .skip, workers: 2, pieceSize: 150, readSize: 333,
+                                               selectsRecords: true)
+            if let error = got.error {
+                errors += 1
+                #expect(error == expected.error, "\(damage) at \(position)")
+            } else if expected.error == nil {
+                #expect(got == expected, "\(damage) at \(position)")
+            } else {
+                accepted += 1
+                // What libxml2 alone would see, in a record left out (a quote in its type, `--` in
+                // a comment): that record at most is missing.
+                var rest = whole.entries[...]
+                var inOrder = true
+                for entry in got.entries {
+                    guard let found = rest.firstIndex(of: entry) else {
+                        inOrder = false
+                        break
+                    }
+                    rest = rest[(found + 1)...]
+                }
+                let isPart = inOrder && got.entries.count >= whole.entries.count - 1
+                #expect(isPart, "\(damage) at \(position): only the damaged record may be missing")
+            }
+        }
+        #expect(errors > positions.count / 3, "most damage is an error")
+        if damage == "truncate" || damage == "<" {
+            #expect(accepted == 0, "structure damage is always found")
         }
     }
 

@@ -109,10 +109,11 @@ public enum AppleHealthImport {
         let location = stream.location
         // libxml2's global set-up is not safe to run on several threads at once: do it here, once.
         xmlInitParser()
-        let selector = selectsRecords ? AppleRecordSelector(wantedTypes: AppleRecordSelector.wantedTypes(for: metrics)) : nil
+        let wantedTypes = selectsRecords ? AppleRecordSelector.wantedTypes(for: metrics) : nil
         let pieces = PieceParser<ApplePieceResult>(stream: stream, workers: workers, pieceSize: pieceSize,
-                                                   readSize: readSize, selector: selector) {
-            let worker = ApplePieceResult.Worker(policy: policy, takesCensus: takesCensus, metrics: metrics)
+                                                   readSize: readSize) {
+            let worker = ApplePieceResult.Worker(policy: policy, takesCensus: takesCensus, metrics: metrics,
+                                                 wantedTypes: wantedTypes)
             return { bytes, piece in worker.parse(bytes, piece) }
         }
         var statistics = AppleParseStatistics()
@@ -152,9 +153,8 @@ public enum AppleHealthImport {
                         try parser.feed(bytes)
                         if piece.isLast { try parser.finish() }
                     } catch {
-                        let (filter, selector, _) = pieces.stop()
-                        let placed = selector.map { $0.dropped.placing(error) } ?? error
-                        throw ExportError(filter.dropped.placing(placed), at: location, expected: .appleHealth, grammar: "XML")
+                        let (filter, _) = pieces.stop()
+                        throw ExportError(filter.dropped.placing(error), at: location, expected: .appleHealth, grammar: "XML")
                     }
                 }
                 if piece.rawBytesRead > reported {
@@ -167,12 +167,7 @@ public enum AppleHealthImport {
             throw error
         }
         if let inOrder { statistics.add(inOrder.statistics, lineShift: 0) }
-        let (filter, finalSelector, rawBytes) = pieces.stop()
-        if let selector = finalSelector {
-            // The records left out are counted as the parser counts those it reads.
-            statistics.records += selector.skippedRecords
-            statistics.nestedStepRecords += selector.nestedStepRecords
-        }
+        let (filter, rawBytes) = pieces.stop()
         return AppleImportSummary(location: location, bytesRead: rawBytes, parse: statistics,
                                   droppedControlCharacters: filter.droppedControlCharacters,
                                   skippedDoctype: filter.skippedDoctype,

@@ -33,19 +33,53 @@ struct ApplePieceResult: Sendable {
         private let collector = Collector()
         private let parser: AppleHealthParser
         private var used = false
+        /// The record types that pass the selection (`AppleRecordSelector`); nil: every record is parsed.
+        private let wantedTypes: [[UInt8]]?
+        /// What passed the selection of the current piece; grown to the largest piece.
+        private var selected = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
-        init(policy: InvalidRecordPolicy, takesCensus: Bool = false, metrics: MetricSet = .steps) {
+        /// `wantedTypes`: leave out, before libxml2, the top-level records of other types (nil: read all).
+        init(policy: InvalidRecordPolicy, takesCensus: Bool = false, metrics: MetricSet = .steps,
+             wantedTypes: [[UInt8]]? = nil) {
             parser = AppleHealthParser(sink: collector, invalidRecords: policy, lineOffset: 0, rootLine: 1,
                                        takesCensus: takesCensus, metrics: metrics)
+            self.wantedTypes = wantedTypes
+        }
+
+        deinit {
+            selected.deallocate()
         }
 
         /// Parses one piece: inside its frame unless it starts the document, closed with the root
         /// end tag unless it ends it.
+        ///
+        /// With `wantedTypes`, the piece is first selected into a buffer of the worker's own (the
+        /// piece's bytes stay as they are, for the consumer to parse them whole if this fails). A
+        /// piece whose selection finds a structure error fails like one libxml2 rejects: the
+        /// consumer then parses it and the rest whole, so the error is the one a single parser of
+        /// every record reports.
         func parse(_ bytes: UnsafeRawBufferPointer, _ piece: ParsePiece) -> ApplePieceResult {
             if used { parser.reset() }
             used = true
             collector.start()
-            return ApplePieceResult.parse(bytes, piece, parser: parser, collector: collector)
+            guard let wantedTypes else { return ApplePieceResult.parse(bytes, piece, parser: parser, collector: collector) }
+            if selected.count < bytes.count {
+                selected.deallocate()
+                selected = .allocate(byteCount: bytes.count, alignment: 16)
+            }
+            var selector = AppleRecordSelector(wantedTypes: wantedTypes, insideRoot: piece.index > 0)
+            let count = selector.select(piece: bytes, into: selected)
+            guard selector.failure == nil else {
+                var failed = ApplePieceResult()
+                failed.failed = true
+                return failed
+            }
+            var result = ApplePieceResult.parse(UnsafeRawBufferPointer(rebasing: selected[0..<count]), piece,
+                                                parser: parser, collector: collector)
+            // The records left out are counted as the parser counts those it reads.
+            result.statistics.records += selector.skippedRecords
+            result.statistics.nestedStepRecords += selector.nestedStepRecords
+            return result
         }
     }
 

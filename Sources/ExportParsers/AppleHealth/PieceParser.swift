@@ -25,15 +25,11 @@ final class PieceParser<Outcome: Sendable>: @unchecked Sendable {
     /// Size of each read from the input.
     private let readSize: Int
     private var filter = AppleXMLPrefilter()
-    private var selector: AppleRecordSelector?
     private var rawBytes: Int64 = 0
 
-    /// `selector`: leaves out the records nobody asked for before the pieces are cut (nil: every byte passes).
-    init(stream: ByteStream, workers: Int, pieceSize: Int, readSize: Int, selector: AppleRecordSelector? = nil,
-         makeWork: @escaping @Sendable () -> Work) {
+    init(stream: ByteStream, workers: Int, pieceSize: Int, readSize: Int, makeWork: @escaping @Sendable () -> Work) {
         precondition(workers >= 1, "at least one worker")
         self.stream = stream
-        self.selector = selector
         self.pieceSize = pieceSize
         self.readSize = readSize
         scratch = .allocate(byteCount: readSize, alignment: 16)
@@ -74,30 +70,26 @@ final class PieceParser<Outcome: Sendable>: @unchecked Sendable {
         ring.bypassWorkers()
     }
 
-    /// Stops every thread and waits for them; returns the prefilter and the selector (for their
-    /// counts and drops) and the input bytes read.
-    func stop() -> (filter: AppleXMLPrefilter, selector: AppleRecordSelector?, rawBytes: Int64) {
+    /// Stops every thread and waits for them; returns the prefilter (for its counts and drops)
+    /// and the input bytes read.
+    func stop() -> (filter: AppleXMLPrefilter, rawBytes: Int64) {
         ring.stop()
-        return (filter, selector, rawBytes)
+        return (filter, rawBytes)
     }
 
     // MARK: - Reader
 
     private func produce() throws(ExportError) {
         var local = AppleXMLPrefilter()
-        var choice = selector
         var read: Int64 = 0
         defer {
             filter = local
-            selector = choice
             rawBytes = read
         }
         var scanner = TopLevelBoundaryScanner()
         var frame: PieceFrame?
         var index = 0
         var count = 0
-        // Bytes at the start of the buffer the selector has read; the rest waits for more bytes.
-        var selected = 0
         // Filtered bytes handed out in earlier pieces.
         var published: Int64 = 0
         guard var slot = ring.take() else { return }
@@ -124,32 +116,14 @@ final class PieceParser<Outcome: Sendable>: @unchecked Sendable {
             slot = fresh
             buffer = ring.buffer(fresh)
             count = rest
-            selected = max(0, selected - cut)
             return true
-        }
-
-        /// Runs the selector on the bytes it has not read; false when it found a structure error.
-        func select() -> Bool {
-            guard choice != nil else {
-                selected = count
-                return true
-            }
-            (selected, count) = choice!.select(buffer, from: selected, to: count)
-            return choice!.failure == nil
-        }
-
-        /// Publishes what was selected before a structure error and throws it.
-        func failSelecting() throws(ExportError) {
-            let failure = choice!.failure!
-            if selected > 0 { publish(selected, endsAtBoundary: false, isLast: false) } else { ring.recycle(slot) }
-            throw ExportError(local.dropped.placing(failure), at: stream.location, expected: .appleHealth, grammar: "XML")
         }
 
         while true {
             if scanner.phase != .done {
                 if ring.workersBypassed {
                     scanner.stop()
-                } else if let boundary = scanner.scan(UnsafeRawBufferPointer(rebasing: buffer[0..<selected]),
+                } else if let boundary = scanner.scan(UnsafeRawBufferPointer(rebasing: buffer[0..<count]),
                                                       target: pieceSize) {
                     if frame == nil, let prefix = scanner.piecePrefix, let suffix = scanner.pieceSuffix {
                         frame = PieceFrame(prefix: prefix, suffix: suffix, rootLine: scanner.rootLine)
@@ -167,10 +141,7 @@ final class PieceParser<Outcome: Sendable>: @unchecked Sendable {
                     }
                     guard cut(at: boundary, endsAtBoundary: true) else { return }
                 } else {
-                    // What the selector has not decided on yet passes as it is, and so does the rest.
                     scanner.stop()
-                    choice?.stop()
-                    selected = count
                     guard cut(at: count, endsAtBoundary: false) else { return }
                 }
                 continue
@@ -187,14 +158,10 @@ final class PieceParser<Outcome: Sendable>: @unchecked Sendable {
             let room = UnsafeMutableRawBufferPointer(rebasing: buffer[count...])
             if got == 0 {
                 count += local.finish(into: room)
-                guard select() else { return try failSelecting() }
-                choice?.finish()
-                if choice?.failure != nil { return try failSelecting() }
                 publish(count, endsAtBoundary: false, isLast: true)
                 return
             }
             count += local.filter(UnsafeRawBufferPointer(rebasing: scratch[0..<got]), into: room)
-            guard select() else { return try failSelecting() }
         }
     }
 }
