@@ -258,6 +258,9 @@ struct ExportGenerator {
     var elementPerLine = false
     /// Whether heart-rate records sometimes carry children (metadata, beat lists, a comment, CDATA).
     var recordsWithChildren = false
+    /// Whether step records are mostly written as Apple writes them (type first, on one line,
+    /// sources without entities), so that the workers read them without libxml2 (`AppleRecordTag`).
+    var plainRecords = false
 
     init(seed: UInt64) {
         state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
@@ -275,7 +278,8 @@ struct ExportGenerator {
 
     private mutating func stepRecord(value: String? = nil, close: String = "/>") -> String {
         let sources = ["Anna’s iPhone", "Watch", "R&amp;D &lt;Pedometer&gt;", "", "Phone \u{0B}Two"]
-        let source = sources[pick(sources.count)]
+        var source = sources[pick(sources.count)]
+        if plainRecords && source.contains("&") && pick(8) != 0 { source = "Ḿi Fit 𝄞" }
         let day = 1 + pick(28)
         let hour = pick(24)
         let minutes = pick(3) == 0 ? 90 : 5
@@ -288,6 +292,10 @@ struct ExportGenerator {
                           "startDate=\"\(start)\"", "endDate=\"\(end)\"", "value='\(count)'",
                           "device=\"&lt;&lt;HKDevice: 0x1&gt;, name:iPhone&gt;\"", "note=\"a > b\""]
         if !source.isEmpty { attributes.append("sourceName=\"\(source)\"") }
+        if plainRecords && pick(10) != 0 {
+            // Apple's order (type first) and one line; now and then a space before the end.
+            return "<Record " + attributes.joined(separator: " ") + (pick(4) == 0 ? " " : "") + close
+        }
         if pick(2) == 0 { attributes.reverse() }
         return "<Record " + attributes.joined(separator: pick(5) == 0 ? "\n   " : " ") + close
     }

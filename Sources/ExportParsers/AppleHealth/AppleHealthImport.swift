@@ -129,6 +129,7 @@ public enum AppleHealthImport {
                 if inOrder == nil, let result, !result.failed {
                     result.replay(into: sink)
                     counts?.byWorkers += 1
+                    counts?.recordsReadDirectly += result.recordsReadDirectly
                     statistics.add(result.statistics, lineShift: piece.index == 0 ? 0 : nextLine - 2)
                     nextLine += result.lineBreaks
                 } else {
@@ -179,6 +180,8 @@ public enum AppleHealthImport {
 final class PieceCounts {
     var byWorkers = 0
     var inOrder = 0
+    /// Records asked for that the workers' selection read without libxml2.
+    var recordsReadDirectly = 0
 }
 
 extension AppleParseStatistics {

@@ -121,6 +121,7 @@ public final class AppleHealthParser {
             freeDocument()
             xmlFreeParserCtxt(context)
         }
+        if ownsTagAttributes { tagAttributes.deallocate() }
     }
 
     /// Frees the document libxml2 builds on its own when a DOCTYPE with declarations reaches it
@@ -220,7 +221,8 @@ public final class AppleHealthParser {
     }
 
     private var currentPosition: SourcePosition {
-        SourcePosition(line: currentLine, column: currentColumn, byteOffset: currentOffset)
+        if let tagPlace { return tagPlace.position(lineOffset: lineOffset) }
+        return SourcePosition(line: currentLine, column: currentColumn, byteOffset: currentOffset)
     }
 
     private static func from(_ pointer: UnsafeMutableRawPointer?) -> AppleHealthParser {
@@ -276,13 +278,7 @@ public final class AppleHealthParser {
                 }
                 return
             }
-            statistics.records += 1
-            guard let attributes, let type = attributeValue(attributes, attributeCount, "type") else { return }
-            if equals(type, AppleHealthParser.stepType) {
-                if stepsOnly || metrics.contains(.steps) { handleStepRecord(attributes, attributeCount) }
-            } else if !stepsOnly, let recordType = AppleMetricType(type), recordType.isWanted(in: metrics) {
-                handleMetricRecord(recordType, attributes, attributeCount)
-            }
+            handleRecord(attributes, attributeCount)
         case 0:
             sawRoot = true
             guard isNamed(name, "HealthData") else {
@@ -305,6 +301,68 @@ public final class AppleHealthParser {
             else { return }
             statistics.nestedStepRecords += 1
         }
+    }
+
+    /// A top-level `Record`: counted, and handed on when it is of a type asked for.
+    @inline(__always)
+    private func handleRecord(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, _ attributeCount: Int) {
+        statistics.records += 1
+        guard let attributes, let type = attributeValue(attributes, attributeCount, "type") else { return }
+        if equals(type, AppleHealthParser.stepType) {
+            if stepsOnly || metrics.contains(.steps) { handleStepRecord(attributes, attributeCount) }
+        } else if !stepsOnly, let recordType = AppleMetricType(type), recordType.isWanted(in: metrics) {
+            handleMetricRecord(recordType, attributes, attributeCount)
+        }
+    }
+
+    // MARK: - Records read without libxml2
+
+    /// Where a record read by `AppleRecordSelector` stands when its start tag ends, as libxml2
+    /// would say: the line, and the column (characters, not bytes, from the line's start) of the
+    /// `/` of `/>` or of the `>`. Worked out only when a record is invalid.
+    struct TagPlace {
+        /// The line as this parser's libxml2 would count it.
+        let line: Int
+        let lineStart: UnsafeRawPointer
+        let close: UnsafeRawPointer
+
+        func position(lineOffset: Int) -> SourcePosition {
+            var column = 1
+            var byte = lineStart
+            while byte < close {
+                if byte.load(as: UInt8.self) & 0xC0 != 0x80 { column += 1 }
+                byte += 1
+            }
+            return SourcePosition(line: line + lineOffset, column: column, byteOffset: nil)
+        }
+    }
+
+    /// Where the record being handed on by `readRecord` stands (nil while libxml2 parses).
+    private var tagPlace: TagPlace?
+
+    /// The attribute buffer `AppleRecordTag` fills for `readRecord`, in libxml2's layout.
+    private(set) lazy var tagAttributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?> = {
+        let buffer = UnsafeMutablePointer<UnsafePointer<xmlChar>?>.allocate(capacity: 5 * AppleRecordTag.capacity)
+        buffer.initialize(repeating: nil, count: 5 * AppleRecordTag.capacity)
+        ownsTagAttributes = true
+        return buffer
+    }()
+    private var ownsTagAttributes = false
+
+    /// A top-level record whose start tag `AppleRecordSelector` read itself (`AppleRecordTag`):
+    /// handled as the same record from libxml2 is, and placed where libxml2 would stand.
+    func readRecord(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, _ count: Int, at place: TagPlace) {
+        tagPlace = place
+        defer { tagPlace = nil }
+        handleRecord(attributes, count)
+    }
+
+    /// A top-level workout whose start tag `AppleRecordSelector` read itself, asked for with
+    /// `--metric workouts`: handled and placed as `readRecord` does.
+    func readWorkout(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, _ count: Int, at place: TagPlace) {
+        tagPlace = place
+        defer { tagPlace = nil }
+        handleWorkout(attributes, count)
     }
 
     /// Counts a top-level element for `statistics.census` (only when one is taken).

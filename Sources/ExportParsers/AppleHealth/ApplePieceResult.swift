@@ -24,6 +24,12 @@ struct ApplePieceResult: Sendable {
     var failed = false
     /// Lines the piece moved libxml2 on by, to place the next piece in the file.
     var lineBreaks = 0
+    /// Records asked for that the selection read itself, without libxml2 (for tests).
+    var recordsReadDirectly = 0
+
+    init(failed: Bool = false) {
+        self.failed = failed
+    }
 
     /// Bytes handed to libxml2 at a time.
     static let feedSize = 64 * 1024
@@ -58,6 +64,12 @@ struct ApplePieceResult: Sendable {
         /// piece whose selection finds a structure error fails like one libxml2 rejects: the
         /// consumer then parses it and the rest whole, so the error is the one a single parser of
         /// every record reports.
+        ///
+        /// In a piece between the first and the last, the selection also reads the records asked
+        /// for itself (`AppleRecordTag`) and hands them to the parser; libxml2 reads what is left
+        /// (other elements, for their structure and counts). When such a piece also holds a record
+        /// or workout libxml2 must read, it is selected and parsed again the plain way, so that
+        /// every sample comes in document order.
         func parse(_ bytes: UnsafeRawBufferPointer, _ piece: ParsePiece) -> ApplePieceResult {
             if used { parser.reset() }
             used = true
@@ -67,13 +79,24 @@ struct ApplePieceResult: Sendable {
                 selected.deallocate()
                 selected = .allocate(byteCount: bytes.count, alignment: 16)
             }
+            if piece.index > 0 && !piece.isLast {
+                var reading = AppleRecordSelector(wantedTypes: wantedTypes, insideRoot: true, reader: parser)
+                let count = reading.select(piece: bytes, into: selected)
+                if reading.failure != nil { return ApplePieceResult(failed: true) }
+                if !reading.needsWholeParse {
+                    var result = ApplePieceResult.parse(UnsafeRawBufferPointer(rebasing: selected[0..<count]), piece,
+                                                        parser: parser, collector: collector)
+                    result.statistics.records += reading.skippedRecords
+                    result.statistics.nestedStepRecords += reading.nestedStepRecords
+                    result.recordsReadDirectly = reading.recordsRead
+                    return result
+                }
+                parser.reset()
+                collector.start()
+            }
             var selector = AppleRecordSelector(wantedTypes: wantedTypes, insideRoot: piece.index > 0)
             let count = selector.select(piece: bytes, into: selected)
-            guard selector.failure == nil else {
-                var failed = ApplePieceResult()
-                failed.failed = true
-                return failed
-            }
+            guard selector.failure == nil else { return ApplePieceResult(failed: true) }
             var result = ApplePieceResult.parse(UnsafeRawBufferPointer(rebasing: selected[0..<count]), piece,
                                                 parser: parser, collector: collector)
             // The records left out are counted as the parser counts those it reads.

@@ -66,8 +66,24 @@ struct AppleRecordSelector: MarkupBytes {
     private(set) var nestedStepRecords = 0
     /// The structure error that stopped the selection, if any.
     private(set) var failure: ParseFailure?
-    /// `failure != nil`, tested once a markup (an optional of a struct with strings is not free to test).
-    private var failed = false
+    /// A failure or `needsWholeParse`: the selection stopped. Tested once a markup (an optional
+    /// of a struct with strings is not free to test).
+    private var stopped = false
+
+    /// Where the records asked for are read and handed on (nil: they pass to libxml2).
+    private let reader: AppleHealthParser?
+    /// The reader's tag, reading into its attribute buffer.
+    private var tag: AppleRecordTag?
+    /// Added to the piece's lines for the reader: a piece after the first is parsed after a
+    /// one-line copy of the root's start tag.
+    private let lineShift: Int
+    /// Whether workouts are asked for, and so read here too.
+    private let readsWorkouts: Bool
+    /// Records of the types asked for (and workouts) read here and handed to `reader`.
+    private(set) var recordsRead = 0
+    /// The selection stopped at a record or workout that libxml2 must read, in a piece whose
+    /// other records were read here: the piece is to be parsed whole.
+    private(set) var needsWholeParse = false
 
     /// The types whose records pass, longest first (compared by length, then bytes).
     private let wanted: [[UInt8]]
@@ -83,16 +99,28 @@ struct AppleRecordSelector: MarkupBytes {
 
     private let recordOpening: [UInt8] = Array("<Record type=\"".utf8)
     private let recordName: [UInt8] = Array("Record".utf8)
+    private let workoutName: [UInt8] = Array("Workout".utf8)
+    /// The name of the element being left out or whose children are being read past (`Record`,
+    /// or `Workout`), which its end tag must repeat.
+    private var skipName: [UInt8] = []
     /// Beyond this a type is not looked at (the record passes); Apple's longest is 58 bytes.
     static let typeLimit = 256
 
     /// `wantedTypes`: the `type`s whose records pass (`wantedTypes(for:)`). `insideRoot`: the bytes
     /// start between two children of the root (a piece after the first), not at the document's start.
-    init(wantedTypes: [[UInt8]], insideRoot: Bool = false) {
+    ///
+    /// `reader`: reads the records asked for here instead of passing them to libxml2 (see
+    /// `readRecord`); only for a piece inside the root, in a worker whose parser it is.
+    init(wantedTypes: [[UInt8]], insideRoot: Bool = false, reader: AppleHealthParser? = nil) {
+        precondition(reader == nil || insideRoot, "records are read only in a piece inside the root")
         if insideRoot {
             mode = .body
             depth = 1
         }
+        self.reader = reader
+        tag = reader.map { AppleRecordTag(attributes: $0.tagAttributes) }
+        readsWorkouts = reader.map { !$0.metrics.isStepsOnly && $0.metrics.contains(.workouts) } ?? false
+        lineShift = insideRoot ? 1 : 0
         wanted = wantedTypes
         longestWanted = wantedTypes.map(\.count).max() ?? 0
         let step = AppleHealthParser.stepType
@@ -123,7 +151,7 @@ struct AppleRecordSelector: MarkupBytes {
             passSpan(bytes, &cursor, to: input.count)
         }
         position = Int64(cursor.read)
-        if !failed, skip != nil {
+        if !stopped, skip != nil {
             fail("the document ends inside <Record> (line \(skipLine)) before </HealthData>: the file is truncated",
                  at: position)
         }
@@ -133,7 +161,7 @@ struct AppleRecordSelector: MarkupBytes {
     /// Selects `bytes.source[cursor.read..<end]`; false when it stopped at markup cut off at `end`
     /// (`cursor.read` is then that markup's `<`).
     private mutating func run(_ bytes: Bytes, _ cursor: inout Cursor, end: Int) -> Bool {
-        while cursor.read < end, !failed {
+        while cursor.read < end, !stopped {
             if skip != nil {
                 skipRecord(bytes, &cursor, end: end)
             } else if mode == .off {
@@ -214,10 +242,37 @@ struct AppleRecordSelector: MarkupBytes {
                 mode = .off
                 return true
             }
-            if mode == .body && depth == 1, let typeEnd = skippableType(raw, at: open, end: end) {
-                guard typeEnd >= 0 else { return false }
-                startSkipping(base, &cursor, open: open, typeEnd: typeEnd)
-                return true
+            if mode == .body && depth == 1 {
+                switch topLevelRecord(raw, at: open, end: end) {
+                case .undecided:
+                    return false
+                case .leaveOut(let typeEnd):
+                    startSkipping(base, &cursor, open: open, typeEnd: typeEnd)
+                    return true
+                case .asked(let typeEnd) where reader != nil:
+                    switch readElement(base, &cursor, record: typeEnd, open: open, end: end) {
+                    case .read: return true
+                    case .undecided: return false
+                    case .notPlain: return wholeParseNeeded()
+                    }
+                case .asked, .passes:
+                    guard reader != nil else { break }
+                    if readsWorkouts && matches("<Workout", raw, at: open, end: end) {
+                        guard open + 8 < end else { return false }
+                        if isSpace(raw.load(fromByteOffset: open + 8, as: UInt8.self)) {
+                            switch readElement(base, &cursor, record: nil, open: open, end: end) {
+                            case .read: return true
+                            case .undecided: return false
+                            case .notPlain: return wholeParseNeeded()
+                            }
+                        }
+                    }
+                    // In a piece whose records are read here, a record or workout libxml2 would
+                    // hand over in between would come out of order.
+                    if matches("<Record", raw, at: open, end: end) || (readsWorkouts && matches("<Workout", raw, at: open, end: end)) {
+                        return wholeParseNeeded()
+                    }
+                }
             }
             // A start tag: it ends at the last `>` before the next `<` (a `<` cannot be in a tag).
             guard let following = find(UInt8(ascii: "<"), raw, from: open + 1, to: end) else { return false }
@@ -254,34 +309,103 @@ struct AppleRecordSelector: MarkupBytes {
         cursor.write += count
     }
 
-    /// For a `<` at `open` at top level: the end of the type (its closing quote) of a record to
-    /// leave out, -1 when that cannot be told before more bytes come, nil when it passes.
-    private func skippableType(_ base: UnsafeRawPointer, at open: Int, end: Int) -> Int? {
+    /// What a child of the root whose `<` is at `open` is, as far as its first bytes tell.
+    private enum TopLevelRecord {
+        /// A record of a type not asked for; `typeEnd` is its type's closing quote.
+        case leaveOut(typeEnd: Int)
+        /// A record of a type asked for, written `<Record type="...">`.
+        case asked(typeEnd: Int)
+        /// Another element, or a record written another way: libxml2 reads it.
+        case passes
+        /// More bytes are needed to tell.
+        case undecided
+    }
+
+    private func topLevelRecord(_ base: UnsafeRawPointer, at open: Int, end: Int) -> TopLevelRecord {
         let opening = recordOpening
         let available = min(opening.count, end - open)
-        guard opening.withUnsafeBytes({ memcmp(base + open, $0.baseAddress!, available) }) == 0 else { return nil }
-        guard available == opening.count else { return -1 }
+        guard opening.withUnsafeBytes({ memcmp(base + open, $0.baseAddress!, available) }) == 0 else { return .passes }
+        guard available == opening.count else { return .undecided }
         let typeStart = open + opening.count
         let limit = min(end, typeStart + AppleRecordSelector.typeLimit)
         guard let quote = find(UInt8(ascii: "\""), base, from: typeStart, to: limit) else {
-            return limit == end && end - typeStart < AppleRecordSelector.typeLimit ? -1 : nil
+            return limit == end && end - typeStart < AppleRecordSelector.typeLimit ? .undecided : .passes
         }
         // The byte after the type's quote tells whether it was the type's end: XML wants white
         // space, `/` or `>` there.
-        guard quote + 1 < end else { return -1 }
+        guard quote + 1 < end else { return .undecided }
         let after = base.load(fromByteOffset: quote + 1, as: UInt8.self)
-        guard isSpace(after) || after == UInt8(ascii: "/") || after == UInt8(ascii: ">") else { return nil }
+        guard isSpace(after) || after == UInt8(ascii: "/") || after == UInt8(ascii: ">") else { return .passes }
         let length = quote - typeStart
         // An entity could spell a wanted type another way, and a `<` is an error libxml2 reports
         // (the skip starts after the type), as is a quote cut into the type: such a record passes.
         if find(UInt8(ascii: "&"), base, from: typeStart, to: quote) != nil
-            || find(UInt8(ascii: "<"), base, from: typeStart, to: quote) != nil { return nil }
+            || find(UInt8(ascii: "<"), base, from: typeStart, to: quote) != nil { return .passes }
         if length <= longestWanted {
             for type in wanted where type.count == length {
-                if type.withUnsafeBytes({ memcmp(base + typeStart, $0.baseAddress!, length) }) == 0 { return nil }
+                if type.withUnsafeBytes({ memcmp(base + typeStart, $0.baseAddress!, length) }) == 0 {
+                    return .asked(typeEnd: quote)
+                }
             }
         }
-        return quote
+        return .leaveOut(typeEnd: quote)
+    }
+
+    // MARK: - Reading records asked for
+
+    /// Reads the start tag of a record asked for (`typeEnd`: its type's closing quote) or of a
+    /// workout (nil) with `AppleRecordTag` and hands its attributes to `reader`, placed where
+    /// libxml2 would stand; its children are then read for their structure (as a record left out
+    /// is) and only its line feeds are written.
+    private mutating func readElement(_ base: Bytes, _ cursor: inout Cursor, record typeEnd: Int?, open: Int,
+                                      end: Int) -> AppleRecordTag.Outcome {
+        let outcome = if let typeEnd {
+            tag!.read(base.source, record: open, typeStart: open + recordOpening.count, typeEnd: typeEnd, end: end)
+        } else {
+            tag!.read(base.source, element: open + 8, end: end)
+        }
+        guard outcome == .read, let tag, let reader else { return outcome }
+        var closeLine = line
+        var closeLineStart = lineStart
+        if tag.lineFeeds > 0 {
+            closeLine += tag.lineFeeds
+            closeLineStart = cursor.base + Int64(tag.lastLineFeed) + 1
+        }
+        let place = AppleHealthParser.TagPlace(line: closeLine + lineShift,
+                                               lineStart: base.source + Int(closeLineStart - cursor.base),
+                                               close: base.source + tag.close)
+        if typeEnd != nil {
+            reader.readRecord(tag.attributes, tag.attributeCount, at: place)
+        } else {
+            reader.readWorkout(tag.attributes, tag.attributeCount, at: place)
+        }
+        recordsRead += 1
+        for _ in 0..<tag.lineFeeds {
+            base.target.storeBytes(of: 0x0A, toByteOffset: cursor.write, as: UInt8.self)
+            cursor.write += 1
+        }
+        line = closeLine
+        lineStart = closeLineStart
+        if tag.isEmpty {
+            cursor.read = tag.close + 2
+        } else {
+            // Its children, up to its end tag.
+            skip = .content
+            skipName = typeEnd == nil ? workoutName : recordName
+            skipDepth = 1
+            nestedMatch = -1
+            skipLine = line
+            cursor.read = tag.close + 1
+        }
+        return .read
+    }
+
+    /// The piece has a record or workout libxml2 must read among records read here: stops, for
+    /// the worker to parse the piece as a whole (`needsWholeParse`).
+    private mutating func wholeParseNeeded() -> Bool {
+        needsWholeParse = true
+        stopped = true
+        return true
     }
 
     // MARK: - Leaving out
@@ -289,6 +413,7 @@ struct AppleRecordSelector: MarkupBytes {
     private mutating func startSkipping(_ base: Bytes, _ cursor: inout Cursor, open: Int, typeEnd: Int) {
         skippedRecords += 1
         skip = .tag(quote: 0, slash: false)
+        skipName = recordName
         skipDepth = 1
         nestedMatch = -1
         skipLine = line
@@ -388,7 +513,7 @@ struct AppleRecordSelector: MarkupBytes {
                 }
             case .endTag(let matched):
                 if byte == UInt8(ascii: ">") {
-                    if skipDepth == 1 && matched != recordName.count {
+                    if skipDepth == 1 && matched != skipName.count {
                     return failSkipping("the <Record> of line \(skipLine) is closed by another end tag: tags are not balanced", &cursor, index: index)
                     }
                     skipDepth -= 1
@@ -396,9 +521,9 @@ struct AppleRecordSelector: MarkupBytes {
                 } else if byte == UInt8(ascii: "<") {
                     return failSkipping("'<' inside an end tag", &cursor, index: index)
                 } else if matched >= 0 {
-                    if matched < recordName.count && byte == recordName[matched] {
+                    if matched < skipName.count && byte == skipName[matched] {
                         state = .endTag(matched: matched + 1)
-                    } else if matched == recordName.count && isSpace(byte) {
+                    } else if matched == skipName.count && isSpace(byte) {
                         // White space before `>`.
                     } else {
                         state = .endTag(matched: -1)
@@ -441,8 +566,8 @@ struct AppleRecordSelector: MarkupBytes {
     }
 
     private mutating func fail(_ message: String, at offset: Int64) {
-        guard !failed else { return }
-        failed = true
+        guard failure == nil else { return }
+        stopped = true
         let column = Int(clamping: offset - lineStart) + 1
         failure = ParseFailure(kind: .malformed, line: line, column: column, byteOffset: offset, message: message)
     }
