@@ -72,11 +72,15 @@ extension AppleHealthParser {
             let base = index * 5
             guard let name = attributes[base] else { continue }
             let text = span(attributes[base + 3], attributes[base + 4])
-            if isNamed(name, "sourceName") { found.source = text }
-            else if isNamed(name, "startDate") { found.start = text }
-            else if isNamed(name, "endDate") { found.end = text }
-            else if isNamed(name, valueName) { found.value = text }
-            else if isNamed(name, unitName) { found.unit = text }
+            // By the first letter, then whole: most names are compared once.
+            switch name[0] {
+            case UInt8(ascii: "s"):
+                if isNamed(name, "sourceName") { found.source = text } else if isNamed(name, "startDate") { found.start = text }
+            case UInt8(ascii: "e"):
+                if isNamed(name, "endDate") { found.end = text }
+            default:
+                if isNamed(name, valueName) { found.value = text } else if isNamed(name, unitName) { found.unit = text }
+            }
         }
         return found
     }

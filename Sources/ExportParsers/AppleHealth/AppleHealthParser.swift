@@ -122,6 +122,7 @@ public final class AppleHealthParser {
             xmlFreeParserCtxt(context)
         }
         if ownsTagAttributes { tagAttributes.deallocate() }
+        if ownsTagScratch { tagScratch.deallocate() }
     }
 
     /// Frees the document libxml2 builds on its own when a DOCTYPE with declarations reaches it
@@ -347,7 +348,15 @@ public final class AppleHealthParser {
         ownsTagAttributes = true
         return buffer
     }()
+    /// `AppleRecordTag`'s words for the names it has seen in a tag.
+    private(set) lazy var tagScratch: UnsafeMutablePointer<Int> = {
+        let buffer = UnsafeMutablePointer<Int>.allocate(capacity: 3 * AppleRecordTag.capacity)
+        buffer.initialize(repeating: 0, count: 3 * AppleRecordTag.capacity)
+        ownsTagScratch = true
+        return buffer
+    }()
     private var ownsTagAttributes = false
+    private var ownsTagScratch = false
 
     /// A top-level record whose start tag `AppleRecordSelector` read itself (`AppleRecordTag`):
     /// handled as the same record from libxml2 is, and placed where libxml2 would stand.

@@ -118,7 +118,7 @@ struct AppleRecordSelector: MarkupBytes {
             depth = 1
         }
         self.reader = reader
-        tag = reader.map { AppleRecordTag(attributes: $0.tagAttributes) }
+        tag = reader.map { AppleRecordTag(attributes: $0.tagAttributes, scratch: $0.tagScratch) }
         readsWorkouts = reader.map { !$0.metrics.isStepsOnly && $0.metrics.contains(.workouts) } ?? false
         lineShift = insideRoot ? 1 : 0
         wanted = wantedTypes
@@ -175,8 +175,8 @@ struct AppleRecordSelector: MarkupBytes {
 
     // MARK: - Passing
 
-    /// Where bytes are read from and where the bytes that pass are written (the same buffer when
-    /// selecting in place: writing never overtakes reading).
+    /// Where bytes are read from (the piece) and where the bytes that pass are written (the
+    /// worker's buffer; never the piece itself).
     private struct Bytes {
         let source: UnsafeRawPointer
         let target: UnsafeMutableRawPointer
@@ -300,11 +300,8 @@ struct AppleRecordSelector: MarkupBytes {
     private mutating func passSpan(_ base: Bytes, _ cursor: inout Cursor, to end: Int) {
         guard end > cursor.read else { return }
         let count = end - cursor.read
-        // Counted before the move: in place, the move can overwrite what it moves.
         countLines(base.source, from: cursor.read, to: end, streamOffset: cursor.base + Int64(cursor.read))
-        if base.target + cursor.write != base.source + cursor.read {
-            memmove(base.target + cursor.write, base.source + cursor.read, count)
-        }
+        memcpy(base.target + cursor.write, base.source + cursor.read, count)
         cursor.read = end
         cursor.write += count
     }

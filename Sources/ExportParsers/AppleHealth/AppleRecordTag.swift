@@ -29,7 +29,8 @@ struct AppleRecordTag: MarkupBytes {
     /// At most this many attributes are read (Apple writes nine); a tag with more is not plain.
     static let capacity = 32
 
-    /// The attributes in libxml2's layout; owned by the caller, `5 * capacity` pointers.
+    /// The attributes the parser reads, in libxml2's layout (the others are not handed over: the
+    /// parser looks for these names only); owned by the caller, `5 * capacity` pointers.
     let attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>
     private(set) var attributeCount = 0
     /// The `/` of `/>` or the `>` that closes the tag (where libxml2 stands when it hands the
@@ -40,30 +41,39 @@ struct AppleRecordTag: MarkupBytes {
     private(set) var lineFeeds = 0
     private(set) var lastLineFeed = -1
 
-    /// A key per attribute read (its length and first eight bytes), to find a name given twice
-    /// without comparing bytes in the common case.
-    private var keys: [UInt64]
+    /// Every attribute of the tag (read or not): a key (its length and first seven bytes) and
+    /// where its name starts and ends, three words each, to find a name given twice without
+    /// comparing bytes in the common case; owned by the caller, `3 * capacity` words.
+    private let seenNames: UnsafeMutablePointer<Int>
+    private var seen = 0
+    /// One bit for each key seen, by a hash of it.
+    private var bloom: UInt64 = 0
 
-    init(attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>) {
+    /// `attributes`: `5 * capacity` pointers; `scratch`: `3 * capacity` words.
+    init(attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, scratch: UnsafeMutablePointer<Int>) {
         self.attributes = attributes
-        keys = Array(repeating: 0, count: AppleRecordTag.capacity)
+        seenNames = scratch
     }
 
     /// Reads the tag of the record whose `<` is at `open` and whose type, already compared,
     /// spans `typeStart..<typeEnd` (`typeEnd` is its closing `"`), up to `end`.
     mutating func read(_ base: UnsafeRawPointer, record open: Int, typeStart: Int, typeEnd: Int, end: Int) -> Outcome {
         attributeCount = 0
+        seen = 0
+        bloom = 0
         lineFeeds = 0
         lastLineFeed = -1
         // "type" is known: `<Record type="` was matched.
-        store(name: AppleRecordTag.typeName, key: AppleRecordTag.key(base, open + 8, 4), nameAt: (open + 8, open + 12),
-              base, typeStart, typeEnd)
+        note(key: AppleRecordTag.key(base, open + 8, 4, end: end), nameAt: (open + 8, open + 12))
+        store(name: AppleRecordTag.typeName, base, typeStart, typeEnd)
         return readAttributes(base, from: typeEnd + 1, end: end)
     }
 
     /// Reads the tag of the element whose name ends at `nameEnd` (a `Workout`), up to `end`.
     mutating func read(_ base: UnsafeRawPointer, element nameEnd: Int, end: Int) -> Outcome {
         attributeCount = 0
+        seen = 0
+        bloom = 0
         lineFeeds = 0
         lastLineFeed = -1
         return readAttributes(base, from: nameEnd, end: end)
@@ -88,12 +98,21 @@ struct AppleRecordTag: MarkupBytes {
                 return .read
             }
             // An attribute: after white space, a name, `=`, a quoted value.
-            guard index > spaceStart, AppleRecordTag.isNameStart(byte), attributeCount < AppleRecordTag.capacity else {
+            guard index > spaceStart, AppleRecordTag.isNameStart(byte), seen < AppleRecordTag.capacity else {
                 return .notPlain
             }
             let nameStart = index
             index += 1
-            while index < end, AppleRecordTag.isNameByte(base.load(fromByteOffset: index, as: UInt8.self)) { index += 1 }
+            if index + 16 <= end {
+                // Most names end within the next sixteen bytes.
+                let length = AppleRecordTag.nameBytes(base + index)
+                index += length
+                if length == 16 {
+                    while index < end, AppleRecordTag.isNameByte(base.load(fromByteOffset: index, as: UInt8.self)) { index += 1 }
+                }
+            } else {
+                while index < end, AppleRecordTag.isNameByte(base.load(fromByteOffset: index, as: UInt8.self)) { index += 1 }
+            }
             let nameEnd = index
             while index < end, isSpace(base.load(fromByteOffset: index, as: UInt8.self)) { notice(base, index); index += 1 }
             guard index < end else { return .undecided }
@@ -104,13 +123,23 @@ struct AppleRecordTag: MarkupBytes {
             let quote = base.load(fromByteOffset: index, as: UInt8.self)
             guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return .notPlain }
             let valueStart = index + 1
-            let name = AppleRecordTag.readName(base, nameStart, nameEnd - nameStart)
+            let key = AppleRecordTag.key(base, nameStart, nameEnd - nameStart, end: end)
+            let name = readName(key, base, nameStart, nameEnd - nameStart)
             let valueEnd: Int
             if let name {
-                // A value the parser reads: every byte looked at.
+                // A value the parser reads: every byte looked at, sixteen at a time where there
+                // are sixteen.
                 var at = valueStart
                 var ascii = true
                 while true {
+                    if at + 16 <= end {
+                        let stops = AppleRecordTag.valueStops(base + at, quote: quote)
+                        guard stops != 0 else {
+                            at += 16
+                            continue
+                        }
+                        at += stops.trailingZeroBitCount
+                    }
                     guard at < end else { return .undecided }
                     let byte = base.load(fromByteOffset: at, as: UInt8.self)
                     if byte == quote { break }
@@ -134,38 +163,43 @@ struct AppleRecordTag: MarkupBytes {
                 }
                 valueEnd = at
             }
-            let key = AppleRecordTag.key(base, nameStart, nameEnd - nameStart)
-            for earlier in 0..<attributeCount where keys[earlier] == key {
-                // The same length and first bytes: compare the names whole. A name given twice
-                // is libxml2's error to report.
-                if sameName(base, nameStart, nameEnd, earlier) { return .notPlain }
+            // A name given twice is libxml2's error to report. The bloom of the keys seen tells
+            // in one test that most names are new; the same length and first bytes then have
+            // their names compared whole.
+            let bit = UInt64(1) << ((key &* 0x9E37_79B9_7F4A_7C15) >> 58)
+            if bloom & bit != 0 {
+                for earlier in 0..<seen where UInt64(bitPattern: Int64(seenNames[3 * earlier])) == key {
+                    let otherStart = seenNames[3 * earlier + 1]
+                    let otherEnd = seenNames[3 * earlier + 2]
+                    if otherEnd - otherStart == nameEnd - nameStart
+                        && memcmp(base + otherStart, base + nameStart, nameEnd - nameStart) == 0 { return .notPlain }
+                }
             }
-            store(name: name ?? AppleRecordTag.otherName, key: key, nameAt: (nameStart, nameEnd), base, valueStart, valueEnd)
+            note(key: key, nameAt: (nameStart, nameEnd))
+            if let name { store(name: name, base, valueStart, valueEnd) }
             index = valueEnd + 1
             // XML wants white space, `/` or `>` after a value.
             guard index < end else { return .undecided }
         }
     }
 
-    /// Where each attribute's name is in the bytes (for the rare same-key comparison).
-    private var nameSpans = [(Int, Int)](repeating: (0, 0), count: AppleRecordTag.capacity)
-
-    private func sameName(_ base: UnsafeRawPointer, _ start: Int, _ end: Int, _ earlier: Int) -> Bool {
-        let (otherStart, otherEnd) = nameSpans[earlier]
-        return otherEnd - otherStart == end - start && memcmp(base + otherStart, base + start, end - start) == 0
+    @inline(__always)
+    private mutating func note(key: UInt64, nameAt span: (Int, Int)) {
+        bloom |= UInt64(1) << ((key &* 0x9E37_79B9_7F4A_7C15) >> 58)
+        seenNames[3 * seen] = Int(Int64(bitPattern: key))
+        seenNames[3 * seen + 1] = span.0
+        seenNames[3 * seen + 2] = span.1
+        seen += 1
     }
 
     @inline(__always)
-    private mutating func store(name: UnsafePointer<xmlChar>, key: UInt64, nameAt span: (Int, Int),
-                                _ base: UnsafeRawPointer, _ start: Int, _ end: Int) {
+    private mutating func store(name: UnsafePointer<xmlChar>, _ base: UnsafeRawPointer, _ start: Int, _ end: Int) {
         let slot = attributeCount * 5
         attributes[slot] = name
         attributes[slot + 1] = nil
         attributes[slot + 2] = nil
         attributes[slot + 3] = (base + start).assumingMemoryBound(to: xmlChar.self)
         attributes[slot + 4] = (base + end).assumingMemoryBound(to: xmlChar.self)
-        keys[attributeCount] = key
-        nameSpans[attributeCount] = span
         attributeCount += 1
     }
 
@@ -182,55 +216,95 @@ struct AppleRecordTag: MarkupBytes {
     /// The names the parser reads (of records and workouts), as the NUL-terminated literals it
     /// compares with `strcmp`.
     static var typeName: UnsafePointer<xmlChar> { ("type" as StaticString).utf8Start }
-    static var otherName: UnsafePointer<xmlChar> { ("" as StaticString).utf8Start }
-    private static var sourceName: UnsafePointer<xmlChar> { ("sourceName" as StaticString).utf8Start }
-    private static var startDateName: UnsafePointer<xmlChar> { ("startDate" as StaticString).utf8Start }
-    private static var endDateName: UnsafePointer<xmlChar> { ("endDate" as StaticString).utf8Start }
-    private static var valueName: UnsafePointer<xmlChar> { ("value" as StaticString).utf8Start }
-    private static var unitName: UnsafePointer<xmlChar> { ("unit" as StaticString).utf8Start }
-    private static var durationName: UnsafePointer<xmlChar> { ("duration" as StaticString).utf8Start }
-    private static var durationUnitName: UnsafePointer<xmlChar> { ("durationUnit" as StaticString).utf8Start }
 
-    /// The parser's name for the attribute named by the bytes, nil when it reads no such attribute.
+    /// The parser's name for the attribute whose name has `key` and is at `start`, nil when the
+    /// parser reads no such attribute: the key (`key(_:_:_:end:)` of the name, written out)
+    /// tells, the bytes past its seven confirm.
     @inline(__always)
-    private static func readName(_ base: UnsafeRawPointer, _ start: Int, _ length: Int) -> UnsafePointer<xmlChar>? {
-        let known: UnsafePointer<xmlChar>
-        switch length {
-        case 4: known = base.load(fromByteOffset: start, as: UInt8.self) == UInt8(ascii: "t") ? typeName : unitName
-        case 5: known = valueName
-        case 7: known = endDateName
-        case 9: known = startDateName
-        case 8: known = durationName
-        case 10: known = sourceName
-        case 12: known = durationUnitName
+    private func readName(_ key: UInt64, _ base: UnsafeRawPointer, _ start: Int, _ length: Int) -> UnsafePointer<xmlChar>? {
+        let name: StaticString
+        switch key {
+        case 0x0400_0000_6570_7974: return AppleRecordTag.typeName
+        case 0x0A4E_6563_7275_6F73: name = "sourceName"
+        case 0x0961_4474_7261_7473: name = "startDate"
+        case 0x0765_7461_4464_6E65: return ("endDate" as StaticString).utf8Start
+        case 0x0500_0065_756C_6176: return ("value" as StaticString).utf8Start
+        case 0x0400_0000_7469_6E75: return ("unit" as StaticString).utf8Start
+        case 0x086F_6974_6172_7564: name = "duration"
+        case 0x0C6F_6974_6172_7564: name = "durationUnit"
         default: return nil
         }
-        return memcmp(base + start, known, length) == 0 ? known : nil
+        return memcmp(base + start + 7, name.utf8Start + 7, length - 7) == 0 ? name.utf8Start : nil
     }
 
-    /// The length of a name and its first eight bytes (fewer when shorter).
+    /// The length of a name and its first seven bytes (fewer when shorter); `end` bounds the
+    /// bytes that may be loaded eight at a time.
     @inline(__always)
-    private static func key(_ base: UnsafeRawPointer, _ start: Int, _ length: Int) -> UInt64 {
+    private static func key(_ base: UnsafeRawPointer, _ start: Int, _ length: Int, end: Int) -> UInt64 {
+        let kept = min(length, 7)
+        if start + 8 <= end {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+            return UInt64(length) << 56 | (kept == 0 ? 0 : word & (~UInt64(0) >> UInt64(64 - 8 * kept)))
+        }
         var key = UInt64(length) << 56
-        for offset in 0..<min(length, 7) {
+        for offset in 0..<kept {
             key |= UInt64(base.load(fromByteOffset: start + offset, as: UInt8.self)) << UInt64(8 * offset)
         }
         return key
     }
 
+    /// ASCII letters, `_` and `:` (bits of bytes 0-63, and of bytes 64-127 less 64).
     @inline(__always)
     private static func isNameStart(_ byte: UInt8) -> Bool {
-        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "_")
-            || byte == UInt8(ascii: ":")
+        byte < 64 ? byte == UInt8(ascii: ":") : byte < 128 && (0x07FF_FFFE_87FF_FFFE >> UInt64(byte - 64)) & 1 != 0
     }
 
+    /// A name's start, digits, `-` and `.`.
     @inline(__always)
     private static func isNameByte(_ byte: UInt8) -> Bool {
-        isNameStart(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
-            || byte == UInt8(ascii: ".")
+        byte < 64 ? (0x07FF_6000_0000_0000 >> UInt64(byte)) & 1 != 0
+            : byte < 128 && (0x07FF_FFFE_87FF_FFFE >> UInt64(byte - 64)) & 1 != 0
     }
 
     // MARK: - Text
+
+    /// How many of the 16 bytes at `base` continue a name (`isNameByte`) before one does not.
+    @inline(__always)
+    private static func nameBytes(_ base: UnsafeRawPointer) -> Int {
+        // One operation a line, with literal bytes: the form the compiler turns into vector code.
+        let bytes = base.loadUnaligned(as: SIMD16<UInt8>.self)
+        let folded = bytes | SIMD16<UInt8>(repeating: 0x20)
+        let letters = (folded &- SIMD16<UInt8>(repeating: 0x61)) .< SIMD16<UInt8>(repeating: 26)
+        let digitsOrColons = (bytes &- SIMD16<UInt8>(repeating: 0x30)) .< SIMD16<UInt8>(repeating: 11)
+        let dashesOrDots = (bytes &- SIMD16<UInt8>(repeating: 0x2D)) .< SIMD16<UInt8>(repeating: 2)
+        let underscores = bytes .== SIMD16<UInt8>(repeating: 0x5F)
+        let found = letters .| digitsOrColons .| dashesOrDots .| underscores
+        let weights = SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
+        let flags = unsafeBitCast(found, to: SIMD16<UInt8>.self) & weights
+        let halves = unsafeBitCast(flags, to: SIMD2<UInt64>.self)
+        let sum: UInt64 = 0x0101_0101_0101_0101
+        let bits = (halves[0] &* sum) >> 56 | ((halves[1] &* sum) >> 56) << 8
+        return (~bits).trailingZeroBitCount
+    }
+
+    /// One bit for each of the 16 bytes at `base` that ends or spoils a value the parser reads:
+    /// its quote, a control character, `&`, `<`, or a byte of a multi-byte character.
+    @inline(__always)
+    private static func valueStops(_ base: UnsafeRawPointer, quote: UInt8) -> UInt64 {
+        // One compare a line, with literal bytes: the form the compiler turns into vector code.
+        let bytes = base.loadUnaligned(as: SIMD16<UInt8>.self)
+        let quotes = bytes .== SIMD16<UInt8>(repeating: quote)
+        let controls = bytes .< SIMD16<UInt8>(repeating: 0x20)
+        let ampersands = bytes .== SIMD16<UInt8>(repeating: 0x26)
+        let opens = bytes .== SIMD16<UInt8>(repeating: 0x3C)
+        let high = bytes .>= SIMD16<UInt8>(repeating: 0x80)
+        let found = quotes .| controls .| ampersands .| opens .| high
+        let weights = SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
+        let flags = unsafeBitCast(found, to: SIMD16<UInt8>.self) & weights
+        let halves = unsafeBitCast(flags, to: SIMD2<UInt64>.self)
+        let sum: UInt64 = 0x0101_0101_0101_0101
+        return (halves[0] &* sum) >> 56 | ((halves[1] &* sum) >> 56) << 8
+    }
 
     /// Whether `start..<end` is well-formed UTF-8 of characters XML 1.0 allows (no control
     /// characters but TAB, LF, CR; no surrogates; not U+FFFE or U+FFFF; nothing past U+10FFFF).
