@@ -233,17 +233,11 @@ import ExportInput
         let bytes = Array(generator.document(elements: 40).utf8)
         let whole = PieceParseTests.inPieces(bytes, policy: .skip, workers: 2, pieceSize: 150, selectsRecords: true)
         #expect(whole == PieceParseTests.sequential(bytes, policy: .skip))
-        var positions = Array(stride(from: 0, to: bytes.count, by: 13))
-        positions.append(bytes.count - 1)
+        let positions = PieceParseTests.damagePositions(in: bytes, every: 13)
         var errors = 0
         var accepted = 0
         for position in positions {
-            var damaged = bytes
-            if damage == "truncate" {
-                damaged.removeLast(bytes.count - position)
-            } else {
-                damaged.insert(contentsOf: Array(damage.utf8), at: position)
-            }
+            let damaged = PieceParseTests.damage(bytes, with: damage, at: position)
             let expected = PieceParseTests.sequential(damaged, policy: .skip)
             let got = PieceParseTests.inPieces(damaged, policy: .skip, workers: 2, pieceSize: 150, readSize: 333,
                                                selectsRecords: true)

@@ -12,14 +12,7 @@ import ExportInput
     /// quote after `type="`): the outcome and the attributes as name/value strings.
     static func read(_ text: String) -> (outcome: AppleRecordTag.Outcome, attributes: [String], tag: AppleRecordTag) {
         let bytes = Array(text.utf8)
-        let buffer = UnsafeMutablePointer<UnsafePointer<xmlChar>?>.allocate(capacity: 5 * AppleRecordTag.capacity)
-        let scratch = UnsafeMutablePointer<Int>.allocate(capacity: 3 * AppleRecordTag.capacity)
-        defer {
-            buffer.deallocate()
-            scratch.deallocate()
-        }
-        var tag = AppleRecordTag(attributes: buffer, scratch: scratch)
-        return bytes.withUnsafeBytes { raw in
+        return Self.withTag { tag, buffer in bytes.withUnsafeBytes { raw in
             let base = raw.baseAddress!
             let typeStart = 14
             let typeEnd = bytes[typeStart...].firstIndex(of: UInt8(ascii: "\""))!
@@ -34,7 +27,19 @@ import ExportInput
                 }
             }
             return (outcome, attributes, tag)
+        } }
+    }
+
+    /// Runs `body` with a tag reading into buffers of its own.
+    static func withTag<Result>(_ body: (inout AppleRecordTag, UnsafeMutablePointer<UnsafePointer<xmlChar>?>) -> Result) -> Result {
+        let buffer = UnsafeMutablePointer<UnsafePointer<xmlChar>?>.allocate(capacity: 5 * AppleRecordTag.capacity)
+        let scratch = UnsafeMutablePointer<Int>.allocate(capacity: 3 * AppleRecordTag.capacity)
+        defer {
+            buffer.deallocate()
+            scratch.deallocate()
         }
+        var tag = AppleRecordTag(attributes: buffer, scratch: scratch)
+        return body(&tag, buffer)
     }
 
     @Test func anAppleRecordIsReadWithTheNamesTheParserReads() {
@@ -91,14 +96,9 @@ import ExportInput
         let text = String(decoding: bytes, as: UTF8.self)
         // The decoded text holds U+FFFD: check the bytes themselves.
         #expect(text.contains("\u{FFFD}"))
-        let buffer = UnsafeMutablePointer<UnsafePointer<xmlChar>?>.allocate(capacity: 5 * AppleRecordTag.capacity)
-        let scratch = UnsafeMutablePointer<Int>.allocate(capacity: 3 * AppleRecordTag.capacity)
-        defer {
-            buffer.deallocate()
-            scratch.deallocate()
+        let outcome = Self.withTag { tag, _ in
+            bytes.withUnsafeBytes { tag.read($0.baseAddress!, record: 0, typeStart: 14, typeEnd: 15, end: bytes.count) }
         }
-        var tag = AppleRecordTag(attributes: buffer, scratch: scratch)
-        let outcome = bytes.withUnsafeBytes { tag.read($0.baseAddress!, record: 0, typeStart: 14, typeEnd: 15, end: bytes.count) }
         #expect(outcome == .notPlain)
     }
 

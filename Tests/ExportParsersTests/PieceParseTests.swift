@@ -168,22 +168,32 @@ import TestSupport
         #expect(got == Self.sequential(bytes, policy: .fail))
     }
 
+    /// Every `step`th offset of `bytes`, and its last.
+    static func damagePositions(in bytes: [UInt8], every step: Int) -> [Int] {
+        Array(stride(from: 0, to: bytes.count, by: step)) + [bytes.count - 1]
+    }
+
+    /// `bytes` cut at `position` ("truncate") or with `damage` put in there.
+    static func damage(_ bytes: [UInt8], with damage: String, at position: Int) -> [UInt8] {
+        var damaged = bytes
+        if damage == "truncate" {
+            damaged.removeLast(bytes.count - position)
+        } else {
+            damaged.insert(contentsOf: Array(damage.utf8), at: position)
+        }
+        return damaged
+    }
+
     /// Damage a well-formed document at many places: truncated, a stray `<`, quote or `&`, an early
     /// `</HealthData>`. Every error must be the one a single parser reports.
     @Test(arguments: ["truncate", "<", "\"", "&", "</HealthData>", "<!--", "]]>"])
     func damageAnywhereGivesTheSameError(_ damage: String) {
         var generator = ExportGenerator(seed: 7)
         let bytes = Array(generator.document(elements: 40).utf8)
-        var positions = Array(stride(from: 0, to: bytes.count, by: 17))
-        positions.append(bytes.count - 1)
+        let positions = Self.damagePositions(in: bytes, every: 17)
         var errors = 0
         for position in positions {
-            var damaged = bytes
-            if damage == "truncate" {
-                damaged.removeLast(bytes.count - position)
-            } else {
-                damaged.insert(contentsOf: Array(damage.utf8), at: position)
-            }
+            let damaged = Self.damage(bytes, with: damage, at: position)
             for policy in [InvalidRecordPolicy.fail, .skip] {
                 let expected = Self.sequential(damaged, policy: policy)
                 if expected.error != nil { errors += 1 }

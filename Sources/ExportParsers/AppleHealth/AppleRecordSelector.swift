@@ -606,9 +606,8 @@ struct AppleRecordSelector: MarkupBytes {
         }
     }
 
-    /// One bit for each special byte of the 16 at `base` (bit 0: the first byte). Compiles to
-    /// vector compares; the bits are gathered by one multiplication per eight bytes (each byte
-    /// holds at most its own bit, so the sum carries nothing).
+    /// One bit for each special byte of the 16 at `base` (bit 0: the first byte): vector
+    /// compares, their lanes made bits by `ByteLanes`.
     @inline(__always)
     private static func specials16(_ base: UnsafeRawPointer) -> UInt64 {
         // Written out one compare a line, with literal bytes: as one expression (or with
@@ -620,11 +619,7 @@ struct AppleRecordSelector: MarkupBytes {
         let closes = bytes .== SIMD16<UInt8>(repeating: 0x3E)
         let lineFeeds = bytes .== SIMD16<UInt8>(repeating: 0x0A)
         let found = quotes .| apostrophes .| opens .| closes .| lineFeeds
-        let weights = SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
-        let flags = unsafeBitCast(found, to: SIMD16<UInt8>.self) & weights
-        let halves = unsafeBitCast(flags, to: SIMD2<UInt64>.self)
-        let sum: UInt64 = 0x0101_0101_0101_0101
-        return (halves[0] &* sum) >> 56 | ((halves[1] &* sum) >> 56) << 8
+        return ByteLanes.bits(found)
     }
 
     private func declaresUTF8OrNothing(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Bool {

@@ -279,11 +279,7 @@ struct AppleRecordTag: MarkupBytes {
         let dashesOrDots = (bytes &- SIMD16<UInt8>(repeating: 0x2D)) .< SIMD16<UInt8>(repeating: 2)
         let underscores = bytes .== SIMD16<UInt8>(repeating: 0x5F)
         let found = letters .| digitsOrColons .| dashesOrDots .| underscores
-        let weights = SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
-        let flags = unsafeBitCast(found, to: SIMD16<UInt8>.self) & weights
-        let halves = unsafeBitCast(flags, to: SIMD2<UInt64>.self)
-        let sum: UInt64 = 0x0101_0101_0101_0101
-        let bits = (halves[0] &* sum) >> 56 | ((halves[1] &* sum) >> 56) << 8
+        let bits = ByteLanes.bits(found)
         return (~bits).trailingZeroBitCount
     }
 
@@ -299,11 +295,7 @@ struct AppleRecordTag: MarkupBytes {
         let opens = bytes .== SIMD16<UInt8>(repeating: 0x3C)
         let high = bytes .>= SIMD16<UInt8>(repeating: 0x80)
         let found = quotes .| controls .| ampersands .| opens .| high
-        let weights = SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
-        let flags = unsafeBitCast(found, to: SIMD16<UInt8>.self) & weights
-        let halves = unsafeBitCast(flags, to: SIMD2<UInt64>.self)
-        let sum: UInt64 = 0x0101_0101_0101_0101
-        return (halves[0] &* sum) >> 56 | ((halves[1] &* sum) >> 56) << 8
+        return ByteLanes.bits(found)
     }
 
     /// Whether `start..<end` is well-formed UTF-8 of characters XML 1.0 allows (no control

@@ -60,3 +60,19 @@ extension MarkupBytes {
             || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") || byte >= 0x80
     }
 }
+
+/// Byte classes of sixteen bytes at once: the selector's and the tag reader's vector scans
+/// compare sixteen bytes (`SIMD16`), and this turns the lanes found into bits.
+enum ByteLanes {
+    /// One bit for each lane of `found` that is set (bit 0: the first byte). Each lane keeps its
+    /// own weight (1 to 128 in each half) and one multiplication a half adds them up into its top
+    /// byte: no carry, as no two lanes share a bit.
+    @inline(__always)
+    static func bits(_ found: SIMDMask<SIMD16<Int8>>) -> UInt64 {
+        let weights = SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
+        let flags = unsafeBitCast(found, to: SIMD16<UInt8>.self) & weights
+        let halves = unsafeBitCast(flags, to: SIMD2<UInt64>.self)
+        let sum: UInt64 = 0x0101_0101_0101_0101
+        return (halves[0] &* sum) >> 56 | ((halves[1] &* sum) >> 56) << 8
+    }
+}
