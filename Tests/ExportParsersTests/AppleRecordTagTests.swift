@@ -32,14 +32,9 @@ import ExportInput
 
     /// Runs `body` with a tag reading into buffers of its own.
     static func withTag<Result>(_ body: (inout AppleRecordTag, UnsafeMutablePointer<UnsafePointer<xmlChar>?>) -> Result) -> Result {
-        let buffer = UnsafeMutablePointer<UnsafePointer<xmlChar>?>.allocate(capacity: 5 * AppleRecordTag.capacity)
-        let scratch = UnsafeMutablePointer<Int>.allocate(capacity: 3 * AppleRecordTag.capacity)
-        defer {
-            buffer.deallocate()
-            scratch.deallocate()
-        }
-        var tag = AppleRecordTag(attributes: buffer, scratch: scratch)
-        return body(&tag, buffer)
+        let buffers = AppleRecordTag.Buffers()
+        var tag = AppleRecordTag(into: buffers)
+        return body(&tag, buffers.attributes)
     }
 
     @Test func anAppleRecordIsReadWithTheNamesTheParserReads() {
@@ -85,6 +80,8 @@ import ExportInput
         ("<Record type=\"A\" / >", "a `/` not followed by `>`"),
         ("<Record type=\"A\" ünit=\"count\"/>", "a name outside ASCII"),
         ("<Record type=\"A\" 1unit=\"count\"/>", "a name starting with a digit"),
+        ("<Record type=\"A\" endDate\(String(repeating: "x", count: 256))=\"2024-01-01 10:00:00 +0100\"/>",
+         "a name past 64 bytes (its key's length would wrap to endDate's)"),
     ])
     func aTagWrittenAnotherWayGoesToLibxml2(text: String, why: String) {
         #expect(Self.read(text).outcome == .notPlain, "\(why)")
@@ -182,6 +179,27 @@ import ExportInput
             }
         }
         #expect(readDirectly > 200, "most records were read without libxml2")
+    }
+
+    /// Many invalid records on one long line: each is placed as libxml2 places it (the column of
+    /// the line is counted on from the last record's, not from the line's start each time).
+    @Test func invalidRecordsSharingALineArePlacedEachAtItsColumn() throws {
+        var line = ""
+        for index in 0..<60 {
+            let value = index % 7 == 3 ? "x\(index)" : "\(index)"
+            line += " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Ph é\" startDate=\"2024-01-01 10:00:00 +0100\" endDate=\"2024-01-01 10:01:00 +0100\" value=\"\(value)\"/>"
+        }
+        var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<HealthData locale=\"en_US\">"]
+        for _ in 0..<6 { lines.append(line) }
+        lines.append("</HealthData>")
+        let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+        let expected = PieceParseTests.sequential(bytes, policy: .skip)
+        #expect((expected.statistics?.skipped.count ?? 0) > 40)
+        let counts = PieceCounts()
+        let got = PieceParseTests.inPieces(bytes, policy: .skip, workers: 2, pieceSize: 100, counts: counts,
+                                           selectsRecords: true)
+        #expect(got == expected)
+        #expect(counts.recordsReadDirectly > 200)
     }
 
     /// Columns count characters, as libxml2 does: an invalid record after a source name with

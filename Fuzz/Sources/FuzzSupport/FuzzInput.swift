@@ -34,6 +34,19 @@ public struct FuzzInput {
         (bytes.count / 28) % 2 == 0 ? .steps : .all
     }
 
+    /// Feeds the bytes to `parser` chunk by chunk and finishes it; false (its failure's words
+    /// used, as a reader's would be) when it failed.
+    public func parses(with parser: StepRecordParser) -> Bool {
+        do throws(ParseFailure) {
+            try forEachChunk { (chunk) throws(ParseFailure) in try parser.feed(chunk) }
+            try parser.finish()
+            return true
+        } catch {
+            blackHole(error.message)
+            return false
+        }
+    }
+
     /// Calls `body` with each chunk of the bytes in turn (all of them at once when `whole`);
     /// stops at the first error.
     public func forEachChunk<Failure: Error>(whole: Bool = false,

@@ -17,13 +17,7 @@ public func fuzzHealthConnectJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
     let parser = input.metrics.isStepsOnly
         ? HealthConnectJSONParser(sink: aggregator, invalidRecords: input.policy)
         : HealthConnectJSONParser(sink: metrics, invalidRecords: input.policy, metrics: .healthConnect)
-    do throws(ParseFailure) {
-        try input.forEachChunk { (chunk) throws(ParseFailure) in try parser.feed(chunk) }
-        try parser.finish()
-    } catch {
-        blackHole(error.message)
-        return 0
-    }
+    guard input.parses(with: parser) else { return 0 }
     blackHole(parser.statistics.shapeNames)
     if input.metrics.isStepsOnly { totalDays(aggregator) } else { totalMetricDays(metrics) }
     return 0
@@ -40,13 +34,7 @@ func fuzzFitbitMinutes(_ input: FuzzInput) {
     let parser: StepRecordParser = input.metrics.isStepsOnly
         ? FitbitMinuteParser(sink: metrics, kind: kind, invalidRecords: input.policy)
         : FitbitSleepParser(sink: metrics, invalidRecords: input.policy)
-    do throws(ParseFailure) {
-        try input.forEachChunk { (chunk) throws(ParseFailure) in try parser.feed(chunk) }
-        try parser.finish()
-    } catch {
-        blackHole(error.message)
-        return
-    }
+    guard input.parses(with: parser) else { return }
     blackHole(FitbitMinuteParser.looksLikeMinuteArray(Array(input.bytes.prefix(4096))))
     totalMetricDays(metrics)
 }
@@ -59,13 +47,7 @@ func fuzzPriority(_ input: FuzzInput) {
                                               priority: ["android", "com.phone", "com.watch", "(unknown)"],
                                               inMemoryLimit: 3 + input.bytes.count % 5, overlapLimit: 64)
     let parser = HealthConnectJSONParser(sink: aggregator, invalidRecords: input.policy, metrics: metrics)
-    do throws(ParseFailure) {
-        try input.forEachChunk { (chunk) throws(ParseFailure) in try parser.feed(chunk) }
-        try parser.finish()
-    } catch {
-        blackHole(error.message)
-        return
-    }
+    guard input.parses(with: parser) else { return }
     do throws(ExportError) {
         try aggregator.finish()
     } catch {

@@ -17,13 +17,7 @@ public func fuzzStepCSV(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let parser = StepCSVParser(sink: input.metrics.isStepsOnly ? aggregator : metrics, invalidRecords: input.policy,
                                fileName: fileNames[(size / 28) % fileNames.count],
                                metrics: input.metrics.isStepsOnly ? .steps : .healthConnect)
-    do throws(ParseFailure) {
-        try input.forEachChunk { (chunk) throws(ParseFailure) in try parser.feed(chunk) }
-        try parser.finish()
-    } catch {
-        blackHole(error.message)
-        return 0
-    }
+    guard input.parses(with: parser) else { return 0 }
     blackHole(parser.statistics)
     if input.metrics.isStepsOnly { totalDays(aggregator) } else { totalMetricDays(metrics) }
     return 0

@@ -114,6 +114,7 @@ public final class AppleHealthParser {
         if takesCensus { statistics.census = AppleRecordCensus() }
         sawRoot = false
         lastTopLevelName = nil
+        lastColumn = nil
     }
 
     deinit {
@@ -121,8 +122,6 @@ public final class AppleHealthParser {
             freeDocument()
             xmlFreeParserCtxt(context)
         }
-        if ownsTagAttributes { tagAttributes.deallocate() }
-        if ownsTagScratch { tagScratch.deallocate() }
     }
 
     /// Frees the document libxml2 builds on its own when a DOCTYPE with declarations reaches it
@@ -222,7 +221,7 @@ public final class AppleHealthParser {
     }
 
     private var currentPosition: SourcePosition {
-        if let tagPlace { return tagPlace.position(lineOffset: lineOffset) }
+        if let tagPlace { return position(of: tagPlace) }
         return SourcePosition(line: currentLine, column: currentColumn, byteOffset: currentOffset)
     }
 
@@ -326,37 +325,31 @@ public final class AppleHealthParser {
         let line: Int
         let lineStart: UnsafeRawPointer
         let close: UnsafeRawPointer
-
-        func position(lineOffset: Int) -> SourcePosition {
-            var column = 1
-            var byte = lineStart
-            while byte < close {
-                if byte.load(as: UInt8.self) & 0xC0 != 0x80 { column += 1 }
-                byte += 1
-            }
-            return SourcePosition(line: line + lineOffset, column: column, byteOffset: nil)
-        }
     }
 
     /// Where the record being handed on by `readRecord` stands (nil while libxml2 parses).
     private var tagPlace: TagPlace?
+    /// The last column worked out: a line of many invalid records is counted once, not once a record.
+    private var lastColumn: (lineStart: UnsafeRawPointer, close: UnsafeRawPointer, column: Int)?
 
-    /// The attribute buffer `AppleRecordTag` fills for `readRecord`, in libxml2's layout.
-    private(set) lazy var tagAttributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?> = {
-        let buffer = UnsafeMutablePointer<UnsafePointer<xmlChar>?>.allocate(capacity: 5 * AppleRecordTag.capacity)
-        buffer.initialize(repeating: nil, count: 5 * AppleRecordTag.capacity)
-        ownsTagAttributes = true
-        return buffer
-    }()
-    /// `AppleRecordTag`'s words for the names it has seen in a tag.
-    private(set) lazy var tagScratch: UnsafeMutablePointer<Int> = {
-        let buffer = UnsafeMutablePointer<Int>.allocate(capacity: 3 * AppleRecordTag.capacity)
-        buffer.initialize(repeating: 0, count: 3 * AppleRecordTag.capacity)
-        ownsTagScratch = true
-        return buffer
-    }()
-    private var ownsTagAttributes = false
-    private var ownsTagScratch = false
+    /// `tagPlace` as a position.
+    private func position(of place: TagPlace) -> SourcePosition {
+        var column = 1
+        var byte = place.lineStart
+        if let last = lastColumn, last.lineStart == place.lineStart, last.close <= place.close {
+            column = last.column
+            byte = last.close
+        }
+        while byte < place.close {
+            if byte.load(as: UInt8.self) & 0xC0 != 0x80 { column += 1 }
+            byte += 1
+        }
+        lastColumn = (place.lineStart, place.close, column)
+        return SourcePosition(line: place.line + lineOffset, column: column, byteOffset: nil)
+    }
+
+    /// The buffers `AppleRecordTag` reads a tag into for `readRecord`.
+    private(set) lazy var tagBuffers = AppleRecordTag.Buffers()
 
     /// A top-level record whose start tag `AppleRecordSelector` read itself (`AppleRecordTag`):
     /// handled as the same record from libxml2 is, and placed where libxml2 would stand.

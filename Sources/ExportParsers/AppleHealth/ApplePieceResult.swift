@@ -80,28 +80,29 @@ struct ApplePieceResult: Sendable {
                 selected = .allocate(byteCount: bytes.count, alignment: 16)
             }
             if piece.index > 0 && !piece.isLast {
-                var reading = AppleRecordSelector(wantedTypes: wantedTypes, insideRoot: true, reader: parser)
-                let count = reading.select(piece: bytes, into: selected)
-                if reading.failure != nil { return ApplePieceResult(failed: true) }
-                if !reading.needsWholeParse {
-                    var result = ApplePieceResult.parse(UnsafeRawBufferPointer(rebasing: selected[0..<count]), piece,
-                                                        parser: parser, collector: collector)
-                    result.statistics.records += reading.skippedRecords
-                    result.statistics.nestedStepRecords += reading.nestedStepRecords
-                    result.recordsReadDirectly = reading.recordsRead
-                    return result
-                }
+                let reading = AppleRecordSelector(wantedTypes: wantedTypes, insideRoot: true, reader: parser)
+                if let result = selectAndParse(bytes, piece, reading) { return result }
                 parser.reset()
                 collector.start()
             }
-            var selector = AppleRecordSelector(wantedTypes: wantedTypes, insideRoot: piece.index > 0)
+            let plain = AppleRecordSelector(wantedTypes: wantedTypes, insideRoot: piece.index > 0)
+            return selectAndParse(bytes, piece, plain)!
+        }
+
+        /// Selects the piece into `selected` with `selector` and parses what passes; nil when the
+        /// selector, reading records, met one libxml2 must read (the piece is to be parsed plainly).
+        private func selectAndParse(_ bytes: UnsafeRawBufferPointer, _ piece: ParsePiece,
+                                    _ start: AppleRecordSelector) -> ApplePieceResult? {
+            var selector = start
             let count = selector.select(piece: bytes, into: selected)
             guard selector.failure == nil else { return ApplePieceResult(failed: true) }
+            guard !selector.needsWholeParse else { return nil }
             var result = ApplePieceResult.parse(UnsafeRawBufferPointer(rebasing: selected[0..<count]), piece,
                                                 parser: parser, collector: collector)
             // The records left out are counted as the parser counts those it reads.
             result.statistics.records += selector.skippedRecords
             result.statistics.nestedStepRecords += selector.nestedStepRecords
+            result.recordsReadDirectly = selector.recordsRead
             return result
         }
     }

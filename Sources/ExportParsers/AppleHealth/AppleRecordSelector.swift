@@ -118,7 +118,7 @@ struct AppleRecordSelector: MarkupBytes {
             depth = 1
         }
         self.reader = reader
-        tag = reader.map { AppleRecordTag(attributes: $0.tagAttributes, scratch: $0.tagScratch) }
+        tag = reader.map { AppleRecordTag(into: $0.tagBuffers) }
         readsWorkouts = reader.map { !$0.metrics.isStepsOnly && $0.metrics.contains(.workouts) } ?? false
         lineShift = insideRoot ? 1 : 0
         wanted = wantedTypes

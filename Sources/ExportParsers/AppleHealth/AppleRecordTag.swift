@@ -28,9 +28,11 @@ struct AppleRecordTag: MarkupBytes {
 
     /// At most this many attributes are read (Apple writes nine); a tag with more is not plain.
     static let capacity = 32
+    /// Names longer than this are not read here (Apple's longest is 13 bytes).
+    static let longestName = 64
 
     /// The attributes the parser reads, in libxml2's layout (the others are not handed over: the
-    /// parser looks for these names only); owned by the caller, `5 * capacity` pointers.
+    /// parser looks for these names only); `5 * capacity` pointers.
     let attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>
     private(set) var attributeCount = 0
     /// The `/` of `/>` or the `>` that closes the tag (where libxml2 stands when it hands the
@@ -43,16 +45,36 @@ struct AppleRecordTag: MarkupBytes {
 
     /// Every attribute of the tag (read or not): a key (its length and first seven bytes) and
     /// where its name starts and ends, three words each, to find a name given twice without
-    /// comparing bytes in the common case; owned by the caller, `3 * capacity` words.
+    /// comparing bytes in the common case; `3 * capacity` words.
     private let seenNames: UnsafeMutablePointer<Int>
     private var seen = 0
     /// One bit for each key seen, by a hash of it.
     private var bloom: UInt64 = 0
 
-    /// `attributes`: `5 * capacity` pointers; `scratch`: `3 * capacity` words.
-    init(attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, scratch: UnsafeMutablePointer<Int>) {
-        self.attributes = attributes
-        seenNames = scratch
+    /// What a tag is read into: the attributes handed over and the names seen. A parser keeps
+    /// one for all its pieces; a tag reads into it.
+    final class Buffers {
+        let attributes = UnsafeMutablePointer<UnsafePointer<xmlChar>?>.allocate(capacity: 5 * AppleRecordTag.capacity)
+        let seenNames = UnsafeMutablePointer<Int>.allocate(capacity: 3 * AppleRecordTag.capacity)
+
+        init() {
+            attributes.initialize(repeating: nil, count: 5 * AppleRecordTag.capacity)
+            seenNames.initialize(repeating: 0, count: 3 * AppleRecordTag.capacity)
+        }
+
+        deinit {
+            attributes.deallocate()
+            seenNames.deallocate()
+        }
+    }
+
+    /// Keeps the buffers alive as long as the tag reads into them.
+    private let buffers: Buffers
+
+    init(into buffers: Buffers) {
+        self.buffers = buffers
+        attributes = buffers.attributes
+        seenNames = buffers.seenNames
     }
 
     /// Reads the tag of the record whose `<` is at `open` and whose type, already compared,
@@ -114,6 +136,8 @@ struct AppleRecordTag: MarkupBytes {
                 while index < end, AppleRecordTag.isNameByte(base.load(fromByteOffset: index, as: UInt8.self)) { index += 1 }
             }
             let nameEnd = index
+            // No name the parser reads is longer; the key holds a length up to 255.
+            guard nameEnd - nameStart <= AppleRecordTag.longestName else { return .notPlain }
             while index < end, isSpace(base.load(fromByteOffset: index, as: UInt8.self)) { notice(base, index); index += 1 }
             guard index < end else { return .undecided }
             guard base.load(fromByteOffset: index, as: UInt8.self) == UInt8(ascii: "=") else { return .notPlain }
