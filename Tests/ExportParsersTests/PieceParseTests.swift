@@ -77,6 +77,37 @@ import TestSupport
         }
     }
 
+    /// Once the first pieces have shown the root's children indented alike, pieces are cut where a
+    /// line begins like one (`TopLevelBoundaryScanner.childLine`); a line indented like them that
+    /// is not one (a record's child here) makes a piece fail, and the rest is parsed in order.
+    @Test func cutsAtIndentedLinesGiveTheSameResult() {
+        var wrongGuesses = 0
+        for seed in UInt64(1)...12 {
+            for withChildren in [false, true] {
+                var generator = ExportGenerator(seed: seed)
+                generator.appleIndent = true
+                generator.plainRecords = true
+                generator.recordsWithChildren = withChildren
+                let bytes = Array(generator.document(elements: 400).utf8)
+                let expected = Self.sequential(bytes)
+                #expect(expected.error == nil, "the generated document is well-formed")
+                for (pieceSize, workers) in [(200, 2), (1000, 1), (3000, 2)] {
+                    let counts = PieceCounts()
+                    let got = Self.inPieces(bytes, workers: workers, pieceSize: pieceSize, readSize: 700, counts: counts,
+                                            selectsRecords: true)
+                    #expect(got == expected, "seed \(seed), children \(withChildren), pieces of \(pieceSize)")
+                    if !withChildren {
+                        #expect(counts.cutsAtLines > 3, "seed \(seed): cut at lines")
+                        #expect(counts.inOrder == 0, "seed \(seed): every guess was right")
+                    } else if counts.cutsAtLines > 0 && counts.inOrder > 0 {
+                        wrongGuesses += 1
+                    }
+                }
+            }
+        }
+        #expect(wrongGuesses > 0, "some cut fell between a record's children")
+    }
+
     @Test func invalidRecordsStopAtTheSameRecordAsOneParser() {
         var generator = ExportGenerator(seed: 99)
         generator.invalidEvery = 40
@@ -266,6 +297,10 @@ struct ExportGenerator {
     /// Whether every element starts a line (as in Apple's exports): the selector's columns after a
     /// record it left out on the same line are not those of the file (docs/architecture.md).
     var elementPerLine = false
+    /// Whether every separator is a line feed and one space, as Apple indents the root's children
+    /// (children of records are then indented by two, except those of heart-rate records with
+    /// `recordsWithChildren`, which share the root's children's indentation).
+    var appleIndent = false
     /// Whether heart-rate records sometimes carry children (metadata, beat lists, a comment, CDATA).
     var recordsWithChildren = false
     /// Whether step records are mostly written as Apple writes them (type first, on one line,
@@ -312,6 +347,7 @@ struct ExportGenerator {
 
     private mutating func separator() -> String {
         guard lineBreaks else { return " " }
+        if appleIndent { return "\n " }
         if elementPerLine { return ["\n ", "\r\n ", "\n\t", "\n"][pick(4)] }
         return ["\n ", "\n ", "\n ", "\n ", "  ", "\r\n ", "\n\t", "\n", " \r "][pick(9)]
     }

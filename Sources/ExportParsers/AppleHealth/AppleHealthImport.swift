@@ -169,6 +169,7 @@ public enum AppleHealthImport {
         }
         if let inOrder { statistics.add(inOrder.statistics, lineShift: 0) }
         let (filter, rawBytes) = pieces.stop()
+        counts?.cutsAtLines = pieces.cutsAtLines
         return AppleImportSummary(location: location, bytesRead: rawBytes, parse: statistics,
                                   droppedControlCharacters: filter.droppedControlCharacters,
                                   skippedDoctype: filter.skippedDoctype,
@@ -182,6 +183,8 @@ final class PieceCounts {
     var inOrder = 0
     /// Records asked for that the workers' selection read without libxml2.
     var recordsReadDirectly = 0
+    /// Pieces cut where a line began like a child of the root (`TopLevelBoundaryScanner.childLine`).
+    var cutsAtLines = 0
 }
 
 extension AppleParseStatistics {

@@ -88,6 +88,24 @@ public struct AppleXMLPrefilter: Sendable {
         return writer.count
     }
 
+    /// Whether the prolog is behind: from here on only control characters are dropped, and
+    /// `filterInPlace` can be used.
+    public var isInBody: Bool {
+        if case .body = state { return true }
+        return false
+    }
+
+    /// Cleans `bytes` where they lie (only once `isInBody`): the bytes kept move down over the
+    /// dropped ones, so nothing is copied unless a control character is dropped. Returns the
+    /// number of bytes kept, at the start of `bytes`.
+    public mutating func filterInPlace(_ bytes: UnsafeMutableRawBufferPointer) -> Int {
+        precondition(isInBody, "in place only after the prolog")
+        var writer = Writer(output: bytes)
+        copyBody(UnsafeRawBufferPointer(bytes), from: 0, into: &writer)
+        emitted += Int64(writer.count)
+        return writer.count
+    }
+
     /// Writes the bytes still held back at the end of the input (a partial `<!DOCTYPE` that never completed).
     public mutating func finish(into output: UnsafeMutableRawBufferPointer) -> Int {
         var writer = Writer(output: output)
@@ -127,10 +145,14 @@ public struct AppleXMLPrefilter: Sendable {
             for byte in bytes { append(byte) }
         }
 
+        /// In place (`filterInPlace`) the bytes may already stand where they go, or overlap it.
         @inline(__always)
         mutating func append(_ bytes: UnsafeRawBufferPointer) {
             guard bytes.count > 0 else { return }
-            (output.baseAddress! + count).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+            let target = output.baseAddress! + count
+            if UnsafeRawPointer(target) != bytes.baseAddress! {
+                target.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+            }
             count += bytes.count
         }
     }
@@ -145,6 +167,7 @@ public struct AppleXMLPrefilter: Sendable {
         var runStart = start
         var index = start
         while index < count {
+            while index + 64 <= count && !AppleXMLPrefilter.hasControl(base + index) { index += 64 }
             while index + 8 <= count {
                 let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
                 // Non-zero exactly when some byte of the word is below 0x20.
@@ -164,6 +187,32 @@ public struct AppleXMLPrefilter: Sendable {
             }
         }
         writer.append(UnsafeRawBufferPointer(rebasing: input[runStart..<count]))
+    }
+
+    /// Whether the 64 bytes at `base` may hold a control character to drop: false when every one
+    /// is 0x20 or above, a line feed or a carriage return (a TAB answers true, and the caller's
+    /// word loop looks closer). Sixteen bytes at a time, so that an export's line feeds do not
+    /// stop the scan.
+    @inline(__always)
+    private static func hasControl(_ base: UnsafeRawPointer) -> Bool {
+        let found = low16(base) | low16(base + 16) | low16(base + 32) | low16(base + 48)
+        let halves = unsafeBitCast(found, to: SIMD2<UInt64>.self)
+        return halves[0] | halves[1] != 0
+    }
+
+    /// 0xFF for each of the sixteen bytes at `base` below 0x20 other than a line feed or a
+    /// carriage return, else 0. Written one operation a line with literal bytes, and reduced
+    /// without `any` or `pointwiseMin` (which Swift left as calls): so it is vector code (see
+    /// `AppleRecordSelector.specials16`).
+    @inline(__always)
+    private static func low16(_ base: UnsafeRawPointer) -> SIMD16<UInt8> {
+        let bytes = base.loadUnaligned(as: SIMD16<UInt8>.self)
+        let lineFeeds = bytes .== SIMD16<UInt8>(repeating: 0x0A)
+        let returns = bytes .== SIMD16<UInt8>(repeating: 0x0D)
+        let ends = unsafeBitCast(lineFeeds .| returns, to: SIMD16<UInt8>.self)
+        let lifted = bytes | ends
+        let low = lifted .< SIMD16<UInt8>(repeating: 0x20)
+        return unsafeBitCast(low, to: SIMD16<UInt8>.self)
     }
 
     /// One byte of the prolog: comments, processing instructions and the XML declaration pass

@@ -26,6 +26,9 @@ final class PieceParser<Outcome: Sendable>: @unchecked Sendable {
     private let readSize: Int
     private var filter = AppleXMLPrefilter()
     private var rawBytes: Int64 = 0
+    /// Pieces cut at a line that began like a child of the root (`childLine`), not where the
+    /// scanner read every markup up to; read once the reader has stopped.
+    private(set) var cutsAtLines = 0
 
     init(stream: ByteStream, workers: Int, pieceSize: Int, readSize: Int, makeWork: @escaping @Sendable () -> Work) {
         precondition(workers >= 1, "at least one worker")
@@ -79,6 +82,13 @@ final class PieceParser<Outcome: Sendable>: @unchecked Sendable {
 
     // MARK: - Reader
 
+    /// Bytes read past `pieceSize` before a boundary is looked for: a few lines of an export, so
+    /// that little is carried over to the next buffer after the cut.
+    private static var overshoot: Int { 4096 }
+    /// Children of the root the first boundaries must have shown indented alike before
+    /// boundaries are looked for at line starts only.
+    private static var indentEvidence: Int { 16 }
+
     private func produce() throws(ExportError) {
         var local = AppleXMLPrefilter()
         var read: Int64 = 0
@@ -86,7 +96,14 @@ final class PieceParser<Outcome: Sendable>: @unchecked Sendable {
             filter = local
             rawBytes = read
         }
+        // Boundaries are found by the scanner, reading every markup, until it has seen the root's
+        // children indented alike; from then on by looking at the lines after the target only
+        // (`childLine`), and by a scanner of the piece's own when that finds none.
         var scanner = TopLevelBoundaryScanner()
+        var indent: [UInt8]?
+        var cutting = true
+        // Where the next look at line starts begins, in guess mode.
+        var lookFrom = pieceSize
         var frame: PieceFrame?
         var index = 0
         var count = 0
@@ -107,27 +124,53 @@ final class PieceParser<Outcome: Sendable>: @unchecked Sendable {
         /// Publishes the bytes before `cut` and carries the rest over to a fresh buffer.
         func cut(at cut: Int, endsAtBoundary: Bool) -> Bool {
             guard let fresh = ring.take() else { return false }
+            if endsAtBoundary, frame == nil, let prefix = scanner.piecePrefix, let suffix = scanner.pieceSuffix {
+                frame = PieceFrame(prefix: prefix, suffix: suffix, rootLine: scanner.rootLine)
+            }
             let rest = count - cut
             if rest > 0 {
                 ring.buffer(fresh).baseAddress!.copyMemory(from: buffer.baseAddress! + cut, byteCount: rest)
             }
             publish(cut, endsAtBoundary: endsAtBoundary, isLast: false)
-            if endsAtBoundary { scanner.rebase(cutAt: cut) }
+            if endsAtBoundary && indent == nil {
+                scanner.rebase(cutAt: cut)
+                indent = scanner.childIndent(minimumChildren: Self.indentEvidence)
+            }
             slot = fresh
             buffer = ring.buffer(fresh)
             count = rest
+            lookFrom = pieceSize
             return true
         }
 
+        /// The boundary to cut at, past the target, if the bytes so far hold one.
+        func boundary() -> Int? {
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            guard let indent else { return scanner.scan(bytes, target: pieceSize) }
+            guard count > lookFrom else { return nil }
+            if let line = TopLevelBoundaryScanner.childLine(bytes, from: lookFrom, indent: indent) {
+                cutsAtLines += 1
+                return line
+            }
+            // A line may be cut off at the end: look at it again with the next bytes.
+            lookFrom = max(lookFrom, count - indent.count - 2)
+            return nil
+        }
+
+        /// The buffer is full without a boundary past the target: the latest one before it.
+        func earlierBoundary() -> Int? {
+            if indent == nil { return scanner.lastBoundary }
+            var own = TopLevelBoundaryScanner.betweenChildren()
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            return own.scan(bytes, target: pieceSize) ?? own.lastBoundary
+        }
+
         while true {
-            if scanner.phase != .done {
-                if ring.workersBypassed {
+            if cutting {
+                if ring.workersBypassed || (indent == nil && scanner.phase == .done) {
+                    cutting = false
                     scanner.stop()
-                } else if let boundary = scanner.scan(UnsafeRawBufferPointer(rebasing: buffer[0..<count]),
-                                                      target: pieceSize) {
-                    if frame == nil, let prefix = scanner.piecePrefix, let suffix = scanner.pieceSuffix {
-                        frame = PieceFrame(prefix: prefix, suffix: suffix, rootLine: scanner.rootLine)
-                    }
+                } else if let boundary = boundary() {
                     guard cut(at: boundary, endsAtBoundary: true) else { return }
                     continue
                 }
@@ -135,33 +178,40 @@ final class PieceParser<Outcome: Sendable>: @unchecked Sendable {
             if count + readSize + AppleXMLPrefilter.maxGrowth > buffer.count {
                 // Full without a boundary past the target: cut at an earlier one, else hand the whole
                 // buffer over as a piece that does not stand alone (the consumer parses from there on).
-                if scanner.phase != .done, let boundary = scanner.lastBoundary, boundary > 0 {
-                    if frame == nil, let prefix = scanner.piecePrefix, let suffix = scanner.pieceSuffix {
-                        frame = PieceFrame(prefix: prefix, suffix: suffix, rootLine: scanner.rootLine)
-                    }
+                if cutting, let boundary = earlierBoundary(), boundary > 0 {
                     guard cut(at: boundary, endsAtBoundary: true) else { return }
                 } else {
+                    cutting = false
                     scanner.stop()
                     guard cut(at: count, endsAtBoundary: false) else { return }
                 }
                 continue
             }
+            // Up to a little past the target while cutting, so that little is carried over.
+            let wanted = cutting ? min(readSize, max(pieceSize - count, 0) + Self.overshoot) : readSize
+            let inPlace = local.isInBody
+            let target = inPlace ? UnsafeMutableRawBufferPointer(rebasing: buffer[count..<(count + wanted)])
+                                 : UnsafeMutableRawBufferPointer(rebasing: scratch[0..<wanted])
             let got: Int
             do {
-                got = try stream.read(into: scratch)
+                got = try stream.read(into: target)
             } catch {
                 // What was read before the error is parsed first, as a piece that does not stand alone.
                 if count > 0 { publish(count, endsAtBoundary: false, isLast: false) } else { ring.recycle(slot) }
                 throw error
             }
             read += Int64(got)
-            let room = UnsafeMutableRawBufferPointer(rebasing: buffer[count...])
             if got == 0 {
-                count += local.finish(into: room)
+                count += local.finish(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
                 publish(count, endsAtBoundary: false, isLast: true)
                 return
             }
-            count += local.filter(UnsafeRawBufferPointer(rebasing: scratch[0..<got]), into: room)
+            if inPlace {
+                count += local.filterInPlace(UnsafeMutableRawBufferPointer(rebasing: buffer[count..<(count + got)]))
+            } else {
+                count += local.filter(UnsafeRawBufferPointer(rebasing: scratch[0..<got]),
+                                      into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+            }
         }
     }
 }

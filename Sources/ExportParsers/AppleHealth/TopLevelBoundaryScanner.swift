@@ -46,8 +46,65 @@ struct TopLevelBoundaryScanner: MarkupBytes {
     private(set) var rootName: [UInt8]?
     /// The line the root's start tag begins on.
     private(set) var rootLine = 1
+    /// The white space that begins the line of every child of the root read so far (Apple writes
+    /// one space), while no deeper element's line begins with the same; nil before the first
+    /// child and once that no longer holds.
+    private var indent: [UInt8]?
+    private var indentHolds = true
+    /// Children of the root read so far.
+    private var children = 0
 
     init() {}
+
+    /// A scanner for bytes that start between two children of the root (at a boundary), as a
+    /// piece after the first does.
+    static func betweenChildren() -> TopLevelBoundaryScanner {
+        var scanner = TopLevelBoundaryScanner()
+        scanner.phase = .body
+        scanner.depth = 1
+        return scanner
+    }
+
+    /// The indentation of the children of the root, once at least `minimumChildren` were read
+    /// and every one began its own line with it (and no deeper element's line did), else nil.
+    /// With it, a boundary can be found by looking at line starts only (`childLine`).
+    func childIndent(minimumChildren: Int) -> [UInt8]? {
+        guard indentHolds, children >= minimumChildren, let indent, !indent.isEmpty else { return nil }
+        return indent
+    }
+
+    /// The first line start at or after `start` (and after a line feed at `start - 1` or later)
+    /// that begins like a child of the root in a document whose children are indented by
+    /// `indent`: the line before ends with `>` (then white space), and this one is `indent`, `<`
+    /// and the first byte of a name. nil when there is none in `bytes`.
+    ///
+    /// Like every boundary this is a guess that the parse of the pieces confirms; it fails only
+    /// where an element's line is indented like the root's children without being one, which
+    /// costs speed (the rest of the document is parsed in one piece), never correctness.
+    static func childLine(_ bytes: UnsafeRawBufferPointer, from start: Int, indent: [UInt8]) -> Int? {
+        guard let base = bytes.baseAddress, start >= 1 else { return nil }
+        let count = bytes.count
+        let width = indent.count
+        var from = start - 1
+        while from < count, let found = memchr(base + from, 0x0A, count - from) {
+            let lineFeed = UnsafeRawPointer(found) - base
+            from = lineFeed + 1
+            let lineStart = lineFeed + 1
+            guard lineStart + width + 2 <= count else { return nil }
+            guard indent.withUnsafeBytes({ memcmp(base + lineStart, $0.baseAddress!, width) }) == 0,
+                  base.load(fromByteOffset: lineStart + width, as: UInt8.self) == UInt8(ascii: "<") else { continue }
+            let next = base.load(fromByteOffset: lineStart + width + 1, as: UInt8.self)
+            guard (next >= UInt8(ascii: "a") && next <= UInt8(ascii: "z")) || (next >= UInt8(ascii: "A") && next <= UInt8(ascii: "Z"))
+                    || next == UInt8(ascii: "_") || next == UInt8(ascii: ":") || next >= 0x80 else { continue }
+            var before = lineFeed - 1
+            while before >= 0, case let byte = base.load(fromByteOffset: before, as: UInt8.self),
+                  byte == 0x20 || byte == 0x09 || byte == 0x0D {
+                before -= 1
+            }
+            if before >= 0 && base.load(fromByteOffset: before, as: UInt8.self) == UInt8(ascii: ">") { return lineStart }
+        }
+        return nil
+    }
 
     /// Reads `bytes` (the current piece; it only grows between calls, until `rebase`) from where
     /// the last call stopped, and returns the first boundary at or after `target`, or nil when
@@ -201,13 +258,44 @@ struct TopLevelBoundaryScanner: MarkupBytes {
                 depth = 1
                 phase = .body
             }
-        } else if !isEmpty {
-            depth += 1
-        } else if depth == 1 {
-            closedChild = true
-            gapStart = end + 1
+        } else {
+            noteIndent(base, open: open)
+            if !isEmpty {
+                depth += 1
+            } else if depth == 1 {
+                closedChild = true
+                gapStart = end + 1
+            }
         }
         return true
+    }
+
+    /// Checks the white space before the start tag at `open` against the children's indentation.
+    private mutating func noteIndent(_ base: UnsafeRawPointer, open: Int) {
+        guard indentHolds else { return }
+        var lineStart = open
+        while lineStart > 0, case let byte = base.load(fromByteOffset: lineStart - 1, as: UInt8.self),
+              byte == 0x20 || byte == 0x09 {
+            lineStart -= 1
+        }
+        // A line feed before the white space, or the start of the bytes: the document's, or a
+        // cut's, and every cut is at a line start.
+        let beginsLine = lineStart == 0 || base.load(fromByteOffset: lineStart - 1, as: UInt8.self) == 0x0A
+        let prefix = UnsafeRawBufferPointer(start: base + lineStart, count: open - lineStart)
+        if depth == 1 {
+            children += 1
+            guard beginsLine else {
+                indentHolds = false
+                return
+            }
+            if let indent {
+                if !indent.elementsEqual(prefix) { indentHolds = false }
+            } else {
+                indent = Array(prefix)
+            }
+        } else if beginsLine, let indent, indent.elementsEqual(prefix) {
+            indentHolds = false
+        }
     }
 
     /// A boundary in the white space between a closed child and the next markup: the start of the
