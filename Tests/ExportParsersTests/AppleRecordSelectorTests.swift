@@ -125,6 +125,46 @@ import ExportInput
         }
     }
 
+    /// `plainTagEnd` answers only where reading the tag byte by byte (quotes of both kinds, no
+    /// `<`, no line feed) reaches the same `>`; and it does answer for Apple's tags.
+    @Test func aPlainTagEndIsWhereReadingByteByByteEnds() {
+        func byteByByte(_ bytes: [UInt8], from start: Int) -> Int? {
+            var quote: UInt8 = 0
+            for index in start..<bytes.count {
+                let byte = bytes[index]
+                if byte == 0x0A || byte == UInt8(ascii: "<") { return nil }
+                if quote != 0 {
+                    if byte == quote { quote = 0 }
+                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                    quote = byte
+                } else if byte == UInt8(ascii: ">") {
+                    return index
+                }
+            }
+            return nil
+        }
+        let apple = Array(#" sourceName="Anna’s iPhone" sourceVersion="17.2" device="&lt;&lt;HKDevice: 0x1&gt;, name:iPhone&gt;" unit="count" creationDate="2024-01-12 07:01:35 +0100" value="59"/>"#.utf8)
+        let answer = apple.withUnsafeBytes { AppleRecordSelector.plainTagEnd($0.baseAddress!, from: 0, to: apple.count) }
+        #expect(answer == apple.count - 1)
+        var state: UInt64 = 777
+        let alphabet: [UInt8] = Array("ab\"'<>/\n= ".utf8)
+        var answered = 0
+        for round in 0..<3000 {
+            let length = 1 + round % 90
+            let bytes: [UInt8] = (0..<length).map { _ in
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                return state >> 60 < 3 ? alphabet[Int(state >> 33) % alphabet.count] : UInt8(ascii: "x")
+            }
+            for start in [0, length / 3] {
+                let got = bytes.withUnsafeBytes { AppleRecordSelector.plainTagEnd($0.baseAddress!, from: start, to: length) }
+                guard let got else { continue }
+                answered += 1
+                #expect(got == byteByByte(bytes, from: start), "\(String(decoding: bytes, as: UTF8.self)) from \(start)")
+            }
+        }
+        #expect(answered > 300)
+    }
+
     @Test func aTypeIsComparedWhole() {
         let wanted = [Array("HKQuantityTypeIdentifierHeartRate".utf8)]
         let text = """

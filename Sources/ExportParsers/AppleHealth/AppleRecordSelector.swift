@@ -431,6 +431,20 @@ struct AppleRecordSelector: MarkupBytes {
             // Fast paths: in a tag (most bytes of a record) and between tags, only the bytes
             // `isSpecial` names matter; the others are passed over without a look.
             switch state {
+            case .tag(quote: 0, slash: false) where nestedMatch < 0:
+                // Most tags are plain: their end found and checked at once, not byte by byte.
+                if let close = AppleRecordSelector.plainTagEnd(raw, from: index, to: end) {
+                    if raw.load(fromByteOffset: close - 1, as: UInt8.self) == UInt8(ascii: "/") { skipDepth -= 1 }
+                    state = .content
+                    index = close + 1
+                    if skipDepth == 0 {
+                        skip = nil
+                        cursor.read = index
+                        return
+                    }
+                    continue
+                }
+                index = AppleRecordSelector.nextSpecial(raw, from: index, to: end, block: &block, bits: &specials)
             case .tag where nestedMatch < 0:
                 index = AppleRecordSelector.nextSpecial(raw, from: index, to: end, block: &block, bits: &specials)
             case .content:
@@ -482,7 +496,31 @@ struct AppleRecordSelector: MarkupBytes {
                 }
             case .content:
                 // Quotes and `>` are text here.
-                if byte == UInt8(ascii: "<") { state = .markupOpen }
+                guard byte == UInt8(ascii: "<") else { break }
+                // The common markup at once: a child's start tag (read on by the plain tag's
+                // path) and a plain end tag. Anything else goes byte by byte.
+                if index + 2 < end {
+                    let next = raw.load(fromByteOffset: index + 1, as: UInt8.self)
+                    if next == UInt8(ascii: "/"), let close = plainEndTag(raw, from: index + 2, to: end) {
+                        skipDepth -= 1
+                        index = close + 1
+                        if skipDepth == 0 {
+                            skip = nil
+                            cursor.read = index
+                            return
+                        }
+                        continue
+                    }
+                    if isNameStart(next) && skipDepth < AppleHealthParser.maxDepth
+                        && (nestedStepPattern.isEmpty || next != nestedStepPattern[0]) {
+                        skipDepth += 1
+                        nestedMatch = -1
+                        state = .tag(quote: 0, slash: false)
+                        index += 2
+                        continue
+                    }
+                }
+                state = .markupOpen
             case .markupOpen:
                 if byte == UInt8(ascii: "/") {
                     state = .endTag(matched: skipDepth == 1 ? 0 : -1)
@@ -556,6 +594,33 @@ struct AppleRecordSelector: MarkupBytes {
         cursor.read = end
     }
 
+    /// The `>` of an end tag whose name starts at `start`, when it is plain: no `<` or line feed
+    /// before the `>`, and, for the end of the element being left out, its name, then only
+    /// white space. nil otherwise: the byte-by-byte reading decides.
+    @inline(__always)
+    private func plainEndTag(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int? {
+        guard let close = find(UInt8(ascii: ">"), base, from: start, to: end) else { return nil }
+        var at = start
+        if skipDepth == 1 {
+            let name = skipName
+            guard close - start >= name.count,
+                  name.withUnsafeBytes({ memcmp(base + start, $0.baseAddress!, name.count) }) == 0 else { return nil }
+            at += name.count
+            while at < close {
+                let byte = base.load(fromByteOffset: at, as: UInt8.self)
+                guard byte == 0x20 || byte == 0x09 || byte == 0x0D else { return nil }
+                at += 1
+            }
+            return close
+        }
+        while at < close {
+            let byte = base.load(fromByteOffset: at, as: UInt8.self)
+            if byte == UInt8(ascii: "<") || byte == 0x0A { return nil }
+            at += 1
+        }
+        return close
+    }
+
     private mutating func failSkipping(_ problem: String, _ cursor: inout Cursor, index: Int) {
         cursor.read = index
         fail("\(problem), in a <Record> of a type not asked for (read for its structure only)",
@@ -604,6 +669,47 @@ struct AppleRecordSelector: MarkupBytes {
             bits = specials16(base + at) | specials16(base + at + 16) << 16
                 | specials16(base + at + 32) << 32 | specials16(base + at + 48) << 48
         }
+    }
+
+    /// The `>` that ends a tag read from `start` (outside quotes, past its name), when the tag is
+    /// plain: the bytes before it hold no `<`, `'`, line feed or other `>`, and an even number of
+    /// `"`, so that the `>` is outside quotes and the tag has no error the byte-by-byte reading
+    /// would find. nil otherwise (and when there is no `>` before `end`): that reading decides.
+    /// The bytes are looked at sixteen at a time, with no branch but the loop's.
+    @inline(__always)
+    static func plainTagEnd(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int? {
+        guard start < end, let found = memchr(base + start, 0x3E, end - start) else { return nil }
+        let close = UnsafeRawPointer(found) - base
+        guard close > start else { return nil }
+        var quotes = SIMD16<UInt8>(repeating: 0)
+        var others = SIMD16<UInt8>(repeating: 0)
+        var at = start
+        while close - at >= 16 {
+            // One operation a line, literal bytes: see `specials16`.
+            let bytes = (base + at).loadUnaligned(as: SIMD16<UInt8>.self)
+            let quote = bytes .== SIMD16<UInt8>(repeating: 0x22)
+            let open = bytes .== SIMD16<UInt8>(repeating: 0x3C)
+            let apostrophe = bytes .== SIMD16<UInt8>(repeating: 0x27)
+            let lineFeed = bytes .== SIMD16<UInt8>(repeating: 0x0A)
+            quotes ^= unsafeBitCast(quote, to: SIMD16<UInt8>.self)
+            others |= unsafeBitCast(open .| apostrophe .| lineFeed, to: SIMD16<UInt8>.self)
+            at += 16
+        }
+        var odd = false
+        while at < close {
+            let byte = base.load(fromByteOffset: at, as: UInt8.self)
+            if byte == 0x3C || byte == 0x27 || byte == 0x0A { return nil }
+            if byte == 0x22 { odd.toggle() }
+            at += 1
+        }
+        let otherHalves = unsafeBitCast(others, to: SIMD2<UInt64>.self)
+        guard otherHalves[0] | otherHalves[1] == 0 else { return nil }
+        // Each lane is 0xFF when it saw an odd number of quotes: the count is even when an even
+        // number of lanes are.
+        let quoteHalves = unsafeBitCast(quotes, to: SIMD2<UInt64>.self)
+        let lanes = (quoteHalves[0] & 0x0101_0101_0101_0101).nonzeroBitCount
+            + (quoteHalves[1] & 0x0101_0101_0101_0101).nonzeroBitCount
+        return (lanes & 1 == 1) == odd ? close : nil
     }
 
     /// One bit for each special byte of the 16 at `base` (bit 0: the first byte): vector
