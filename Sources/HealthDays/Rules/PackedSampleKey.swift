@@ -6,6 +6,11 @@ struct PackedSampleKey: Hashable {
     let sourceAndStart: UInt64
     let lengthAndValue: UInt64
 
+    init(sourceAndStart: UInt64, lengthAndValue: UInt64) {
+        self.sourceAndStart = sourceAndStart
+        self.lengthAndValue = lengthAndValue
+    }
+
     init?(_ record: SampleRecord) {
         let length = record.endMs &- record.startMs
         guard !record.isDayTotal, record.source >= 0, record.source < 1 << 16,
