@@ -300,6 +300,20 @@ struct AppleRecordSelector: MarkupBytes {
     private mutating func passSpan(_ base: Bytes, _ cursor: inout Cursor, to end: Int) {
         guard end > cursor.read else { return }
         let count = end - cursor.read
+        if count <= 16 {
+            // Mostly the line feed and indentation between two records: no library calls.
+            for offset in 0..<count {
+                let byte = base.source.load(fromByteOffset: cursor.read + offset, as: UInt8.self)
+                base.target.storeBytes(of: byte, toByteOffset: cursor.write + offset, as: UInt8.self)
+                if byte == 0x0A {
+                    line += 1
+                    lineStart = cursor.base + Int64(cursor.read + offset) + 1
+                }
+            }
+            cursor.read = end
+            cursor.write += count
+            return
+        }
         countLines(base.source, from: cursor.read, to: end, streamOffset: cursor.base + Int64(cursor.read))
         memcpy(base.target + cursor.write, base.source + cursor.read, count)
         cursor.read = end
@@ -320,24 +334,48 @@ struct AppleRecordSelector: MarkupBytes {
 
     private func topLevelRecord(_ base: UnsafeRawPointer, at open: Int, end: Int) -> TopLevelRecord {
         let opening = recordOpening
-        let available = min(opening.count, end - open)
-        guard opening.withUnsafeBytes({ memcmp(base + open, $0.baseAddress!, available) }) == 0 else { return .passes }
-        guard available == opening.count else { return .undecided }
         let typeStart = open + opening.count
         let limit = min(end, typeStart + AppleRecordSelector.typeLimit)
-        guard let quote = find(UInt8(ascii: "\""), base, from: typeStart, to: limit) else {
-            return limit == end && end - typeStart < AppleRecordSelector.typeLimit ? .undecided : .passes
+        var typeEnd: Int?
+        if typeStart + 16 <= limit {
+            // The common case without library calls: `<Record t` and `d type="` compared as two
+            // words, then the type's bytes sixteen at a time up to its quote, `&` or `<`.
+            guard UInt64(littleEndian: base.loadUnaligned(fromByteOffset: open, as: UInt64.self)) == AppleRecordSelector.openingHead,
+                  UInt64(littleEndian: base.loadUnaligned(fromByteOffset: open + 6, as: UInt64.self)) == AppleRecordSelector.openingTail
+            else { return .passes }
+            var at = typeStart
+            while at + 16 <= limit {
+                let stops = AppleRecordSelector.typeStops16(base + at)
+                if stops != 0 {
+                    let stop = at + stops.trailingZeroBitCount
+                    // An entity could spell a wanted type another way, and a `<` is an error
+                    // libxml2 reports (the skip starts after the type): such a record passes.
+                    guard base.load(fromByteOffset: stop, as: UInt8.self) == UInt8(ascii: "\"") else { return .passes }
+                    typeEnd = stop
+                    break
+                }
+                at += 16
+            }
+        } else {
+            let available = min(opening.count, end - open)
+            guard opening.withUnsafeBytes({ memcmp(base + open, $0.baseAddress!, available) }) == 0 else { return .passes }
+            guard available == opening.count else { return .undecided }
         }
+        if typeEnd == nil {
+            guard let found = find(UInt8(ascii: "\""), base, from: typeStart, to: limit) else {
+                return limit == end && end - typeStart < AppleRecordSelector.typeLimit ? .undecided : .passes
+            }
+            if find(UInt8(ascii: "&"), base, from: typeStart, to: found) != nil
+                || find(UInt8(ascii: "<"), base, from: typeStart, to: found) != nil { return .passes }
+            typeEnd = found
+        }
+        guard let quote = typeEnd else { return .passes }
         // The byte after the type's quote tells whether it was the type's end: XML wants white
         // space, `/` or `>` there.
         guard quote + 1 < end else { return .undecided }
         let after = base.load(fromByteOffset: quote + 1, as: UInt8.self)
         guard isSpace(after) || after == UInt8(ascii: "/") || after == UInt8(ascii: ">") else { return .passes }
         let length = quote - typeStart
-        // An entity could spell a wanted type another way, and a `<` is an error libxml2 reports
-        // (the skip starts after the type), as is a quote cut into the type: such a record passes.
-        if find(UInt8(ascii: "&"), base, from: typeStart, to: quote) != nil
-            || find(UInt8(ascii: "<"), base, from: typeStart, to: quote) != nil { return .passes }
         if length <= longestWanted {
             for type in wanted where type.count == length {
                 if type.withUnsafeBytes({ memcmp(base + typeStart, $0.baseAddress!, length) }) == 0 {
@@ -710,6 +748,22 @@ struct AppleRecordSelector: MarkupBytes {
         let lanes = (quoteHalves[0] & 0x0101_0101_0101_0101).nonzeroBitCount
             + (quoteHalves[1] & 0x0101_0101_0101_0101).nonzeroBitCount
         return (lanes & 1 == 1) == odd ? close : nil
+    }
+
+    /// `<Record type="` as two little-endian words: its first eight bytes and its last eight.
+    private static var openingHead: UInt64 { 0x2064_726F_6365_523C }
+    private static var openingTail: UInt64 { 0x223D_6570_7974_2064 }
+
+    /// One bit for each of the 16 bytes at `base` that ends a type or makes its record pass:
+    /// `"`, `&`, `<`.
+    @inline(__always)
+    private static func typeStops16(_ base: UnsafeRawPointer) -> UInt64 {
+        // One compare a line, with literal bytes: see `specials16`.
+        let bytes = base.loadUnaligned(as: SIMD16<UInt8>.self)
+        let quotes = bytes .== SIMD16<UInt8>(repeating: 0x22)
+        let ampersands = bytes .== SIMD16<UInt8>(repeating: 0x26)
+        let opens = bytes .== SIMD16<UInt8>(repeating: 0x3C)
+        return ByteLanes.bits(quotes .| ampersands .| opens)
     }
 
     /// One bit for each special byte of the 16 at `base` (bit 0: the first byte): vector
