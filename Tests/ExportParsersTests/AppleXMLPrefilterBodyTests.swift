@@ -48,4 +48,41 @@ import TestSupport
             #expect(filter.droppedControlCharacters == body.count - Self.reference(body).count)
         }
     }
+
+    /// Sparse controls among long clean runs, line feeds and carriage returns (the 64-byte scan's
+    /// cases: no byte below 0x20, only line ends, a control), filtered in place as the reader
+    /// does and copied: both drop exactly the reference's bytes.
+    @Test(arguments: [5, 64, 100, 4096])
+    func inPlaceAndCopiedDropTheSameSparseControls(chunk: Int) {
+        var state: UInt64 = 99
+        var body: [UInt8] = []
+        for index in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            switch Int(state >> 33) % 400 {
+            case 0: body.append(UInt8((state >> 40) % 0x20))
+            case 1...6: body.append(0x0A)
+            case 7: body.append(0x0D)
+            default: body.append(UInt8(0x20 + index % 0x5F))
+            }
+        }
+        let head = Array("<HealthData>".utf8)
+        let expected = head + Self.reference(body)
+        #expect(expected.count < head.count + body.count - 20, "controls were dropped")
+        var copying = AppleXMLPrefilter()
+        let copied = copying.filter(head + body)
+        #expect(copied == expected)
+        var inPlace = AppleXMLPrefilter()
+        var output = inPlace.filter(head, final: false)
+        #expect(inPlace.isInBody)
+        var start = 0
+        while start < body.count {
+            var piece = Array(body[start..<min(body.count, start + chunk)])
+            let kept = piece.withUnsafeMutableBytes { inPlace.filterInPlace($0) }
+            output += piece[..<kept]
+            start += chunk
+        }
+        #expect(output == expected, "in place, chunks of \(chunk)")
+        #expect(inPlace.droppedControlCharacters == copying.droppedControlCharacters)
+        #expect(inPlace.dropped == copying.dropped, "the same places recorded")
+    }
 }
