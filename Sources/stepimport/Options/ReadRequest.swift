@@ -63,7 +63,7 @@ extension ReadRequest {
                 tags balanced, quotes closed, no '<' inside a tag, the
                 file not cut off; so are the parts of the records asked
                 for that are not read. The same totals; without it,
-                steps take about a third of the time.
+                steps take about a quarter of the time.
                 """)).usage(.helpOnly),
             .quiet(help: "Print no summary or progress on standard error.").usage(.helpOnly),
             .noProgress(help: "Print no progress indicator (it only appears on a terminal, and never when NO_COLOR is set).")
