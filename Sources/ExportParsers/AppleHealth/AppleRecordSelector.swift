@@ -465,6 +465,14 @@ struct AppleRecordSelector: MarkupBytes {
         // the 64 bytes of `specials` start (one bit a byte).
         var block = Int.min
         var specials: UInt64 = 0
+        /// After an element of the record closed: whether it was the record itself, which ends
+        /// the skip before `next`.
+        func endsRecord(before next: Int) -> Bool {
+            guard skipDepth == 0 else { return false }
+            skip = nil
+            cursor.read = next
+            return true
+        }
         while index < end {
             // Fast paths: in a tag (most bytes of a record) and between tags, only the bytes
             // `isSpecial` names matter; the others are passed over without a look.
@@ -475,11 +483,7 @@ struct AppleRecordSelector: MarkupBytes {
                     if raw.load(fromByteOffset: close - 1, as: UInt8.self) == UInt8(ascii: "/") { skipDepth -= 1 }
                     state = .content
                     index = close + 1
-                    if skipDepth == 0 {
-                        skip = nil
-                        cursor.read = index
-                        return
-                    }
+                    if endsRecord(before: index) { return }
                     continue
                 }
                 index = AppleRecordSelector.nextSpecial(raw, from: index, to: end, block: &block, bits: &specials)
@@ -542,11 +546,7 @@ struct AppleRecordSelector: MarkupBytes {
                     if next == UInt8(ascii: "/"), let close = plainEndTag(raw, from: index + 2, to: end) {
                         skipDepth -= 1
                         index = close + 1
-                        if skipDepth == 0 {
-                            skip = nil
-                            cursor.read = index
-                            return
-                        }
+                        if endsRecord(before: index) { return }
                         continue
                     }
                     if isNameStart(next) && skipDepth < AppleHealthParser.maxDepth
@@ -618,11 +618,7 @@ struct AppleRecordSelector: MarkupBytes {
                 state = byte == UInt8(ascii: ">") && question ? .content : .instruction(question: byte == UInt8(ascii: "?"))
             }
             index += 1
-            if skipDepth == 0 {
-                skip = nil
-                cursor.read = index
-                return
-            }
+            if endsRecord(before: index) { return }
         }
         if case .tag(0, _) = state, end > cursor.read {
             // For a `>` at the start of the next call.
