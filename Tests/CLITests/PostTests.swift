@@ -272,12 +272,17 @@ import Testing
     }
 
     @Test func ctrlCStopsBetweenRequestsAndSaysHowFarItGot() throws {
-        let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin", "--delay", "0.4"])
+        // Each answer takes a second, so that the nine requests take longer than the shell needs
+        // to see the first one answered even on a loaded machine. The shell waits up to two
+        // minutes for it: a debug build reading this export on a loaded machine took 20 s, and
+        // a SIGINT before the upload starts is lost (a job started with `&` by a shell without
+        // job control ignores it), so the old 10 s wait let all nine requests go out.
+        let server = try ContractServer(["--token", "\(Self.token)=Europe/Berlin", "--delay", "1"])
         let result = try CommandRunner.run("""
         env STEPIMPORT_TOKEN=\(Self.token) "$STEPIMPORT" apple '\(Self.export("two-years.zip"))' --post --send-all --api-url \(server.url) --tz Europe/Berlin &
         pid=$!
         # Wait until the first request has been answered, then press Ctrl-C.
-        for i in $(seq 1 200); do grep -q ' 201 ' '\(server.folder.path)/server.log' 2>/dev/null && break; sleep 0.05; done
+        for i in $(seq 1 1200); do grep -q ' 201 ' '\(server.folder.path)/server.log' 2>/dev/null && break; sleep 0.1; done
         kill -INT $pid
         wait $pid
         """)
