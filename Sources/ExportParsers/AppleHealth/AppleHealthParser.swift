@@ -328,7 +328,9 @@ public final class AppleHealthParser {
     }
 
     /// Where the record being handed on by `readRecord` stands (nil while libxml2 parses).
-    private var tagPlace: TagPlace?
+    /// Set and cleared around each record read directly (the handlers only read it): unchecked,
+    /// so that this costs no dynamic exclusivity check.
+    @exclusivity(unchecked) private var tagPlace: TagPlace?
     /// The last column worked out: a line of many invalid records is counted once, not once a record.
     private var lastColumn: (lineStart: UnsafeRawPointer, close: UnsafeRawPointer, column: Int)?
 

@@ -148,9 +148,13 @@ struct ApplePieceResult: Sendable {
 
     /// Collects a piece's samples, numbering sources as they first appear.
     private final class Collector: StepSink {
-        var result = ApplePieceResult()
-        private var lastSource: Int32 = -1
-        private var index: [[UInt8]: Int32] = [:]
+        // Touched for every sample: unchecked, as one worker owns the collector and no method
+        // reaches one of them while another holds it (each sample's source is looked up before
+        // it is appended), so that each access costs no dynamic exclusivity check (with the
+        // parser's place of a record, 3% of a `--metric all` run, callgrind).
+        @exclusivity(unchecked) var result = ApplePieceResult()
+        @exclusivity(unchecked) private var lastSource: Int32 = -1
+        @exclusivity(unchecked) private var index: [[UInt8]: Int32] = [:]
         private static let linearLimit = 32
 
         /// Forgets the previous piece.
@@ -161,11 +165,13 @@ struct ApplePieceResult: Sendable {
         }
 
         func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer) {
-            result.samples.append(Sample(sample: sample, source: sourceID(sourceUTF8), metric: .steps))
+            let source = sourceID(sourceUTF8)
+            result.samples.append(Sample(sample: sample, source: source, metric: .steps))
         }
 
         func add(_ sample: StepSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
-            result.samples.append(Sample(sample: sample, source: sourceID(sourceUTF8), metric: metric))
+            let source = sourceID(sourceUTF8)
+            result.samples.append(Sample(sample: sample, source: source, metric: metric))
         }
 
         func addDayTotal(_ date: LocalDate, steps: Double, sourceUTF8: UnsafeRawBufferPointer) {
