@@ -636,10 +636,10 @@ struct AppleRecordSelector: MarkupBytes {
         guard let close = find(UInt8(ascii: ">"), base, from: start, to: end) else { return nil }
         var at = start
         if skipDepth == 1 {
-            let name = skipName
-            guard close - start >= name.count,
-                  name.withUnsafeBytes({ memcmp(base + start, $0.baseAddress!, name.count) }) == 0 else { return nil }
-            at += name.count
+            let length = skipName.count
+            guard close - start >= length,
+                  skipName.withUnsafeBytes({ memcmp(base + start, $0.baseAddress!, length) }) == 0 else { return nil }
+            at += length
             while at < close {
                 let byte = base.load(fromByteOffset: at, as: UInt8.self)
                 guard byte == 0x20 || byte == 0x09 || byte == 0x0D else { return nil }
@@ -736,8 +736,7 @@ struct AppleRecordSelector: MarkupBytes {
             if byte == 0x22 { odd.toggle() }
             at += 1
         }
-        let otherHalves = unsafeBitCast(others, to: SIMD2<UInt64>.self)
-        guard otherHalves[0] | otherHalves[1] == 0 else { return nil }
+        guard !ByteLanes.isAnySet(others) else { return nil }
         // Each lane is 0xFF when it saw an odd number of quotes: the count is even when an even
         // number of lanes are.
         let quoteHalves = unsafeBitCast(quotes, to: SIMD2<UInt64>.self)

@@ -201,14 +201,8 @@ public struct AppleXMLPrefilter: Sendable {
         let third = (base + 32).loadUnaligned(as: SIMD16<UInt8>.self)
         let fourth = (base + 48).loadUnaligned(as: SIMD16<UInt8>.self)
         let below = low16(first) | low16(second) | low16(third) | low16(fourth)
-        guard isAnySet(below) else { return false }
-        return isAnySet(control16(first) | control16(second) | control16(third) | control16(fourth))
-    }
-
-    @inline(__always)
-    private static func isAnySet(_ lanes: SIMD16<UInt8>) -> Bool {
-        let halves = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
-        return halves[0] | halves[1] != 0
+        guard ByteLanes.isAnySet(below) else { return false }
+        return ByteLanes.isAnySet(control16(first) | control16(second) | control16(third) | control16(fourth))
     }
 
     /// 0xFF for each byte below 0x20, else 0. Written one operation a line with literal bytes,

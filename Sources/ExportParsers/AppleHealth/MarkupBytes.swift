@@ -75,4 +75,12 @@ enum ByteLanes {
         let sum: UInt64 = 0x0101_0101_0101_0101
         return (halves[0] &* sum) >> 56 | ((halves[1] &* sum) >> 56) << 8
     }
+
+    /// Whether any of sixteen lanes of 0x00 or 0xFF (a compare's mask as bytes) is set: one
+    /// test of two words, where `any` of a `SIMDMask` was left a call.
+    @inline(__always)
+    static func isAnySet(_ lanes: SIMD16<UInt8>) -> Bool {
+        let halves = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)
+        return halves[0] | halves[1] != 0
+    }
 }

@@ -148,7 +148,7 @@ final class PieceParser<Outcome: Sendable>: @unchecked Sendable {
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
             guard let indent else { return scanner.scan(bytes, target: pieceSize) }
             guard count > lookFrom else { return nil }
-            if let line = TopLevelBoundaryScanner.childLine(bytes, from: lookFrom, indent: indent) {
+            if let line = scanner.childLine(bytes, from: lookFrom, indent: indent) {
                 cutsAtLines += 1
                 return line
             }

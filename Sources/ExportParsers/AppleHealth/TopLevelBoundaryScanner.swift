@@ -81,7 +81,7 @@ struct TopLevelBoundaryScanner: MarkupBytes {
     /// Like every boundary this is a guess that the parse of the pieces confirms; it fails only
     /// where an element's line is indented like the root's children without being one, which
     /// costs speed (the rest of the document is parsed in one piece), never correctness.
-    static func childLine(_ bytes: UnsafeRawBufferPointer, from start: Int, indent: [UInt8]) -> Int? {
+    func childLine(_ bytes: UnsafeRawBufferPointer, from start: Int, indent: [UInt8]) -> Int? {
         guard let base = bytes.baseAddress, start >= 1 else { return nil }
         let count = bytes.count
         let width = indent.count
@@ -93,9 +93,7 @@ struct TopLevelBoundaryScanner: MarkupBytes {
             guard lineStart + width + 2 <= count else { return nil }
             guard indent.withUnsafeBytes({ memcmp(base + lineStart, $0.baseAddress!, width) }) == 0,
                   base.load(fromByteOffset: lineStart + width, as: UInt8.self) == UInt8(ascii: "<") else { continue }
-            let next = base.load(fromByteOffset: lineStart + width + 1, as: UInt8.self)
-            guard (next >= UInt8(ascii: "a") && next <= UInt8(ascii: "z")) || (next >= UInt8(ascii: "A") && next <= UInt8(ascii: "Z"))
-                    || next == UInt8(ascii: "_") || next == UInt8(ascii: ":") || next >= 0x80 else { continue }
+            guard isNameStart(base.load(fromByteOffset: lineStart + width + 1, as: UInt8.self)) else { continue }
             var before = lineFeed - 1
             while before >= 0, case let byte = base.load(fromByteOffset: before, as: UInt8.self),
                   byte == 0x20 || byte == 0x09 || byte == 0x0D {
