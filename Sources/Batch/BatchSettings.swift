@@ -51,6 +51,8 @@ public struct BatchSettings: Sendable {
     /// Sources left out of every account before the day rule (`--exclude-source`); each account's
     /// manifest row may add more.
     public var excludedSources: [SourcePattern] = []
+    /// Hand libxml2 every record of an Apple export (`--strict-xml`, `ImportOptions.strictXML`).
+    public var strictXML = false
 
     public init(invalidRecords: InvalidRecordPolicy = .fail, parseWorkers: Int? = nil, pieceSize: Int? = nil,
                 action: Action = .summarize) {
@@ -63,7 +65,8 @@ public struct BatchSettings: Sendable {
     /// How the importer reads each export. Kept as separate values rather than an `ImportOptions`,
     /// whose progress callback could not be shared between threads.
     public var importOptions: ImportOptions {
-        ImportOptions(invalidRecords: invalidRecords, parseWorkers: parseWorkers, pieceSize: pieceSize)
+        ImportOptions(invalidRecords: invalidRecords, parseWorkers: parseWorkers, pieceSize: pieceSize,
+                      strictXML: strictXML)
     }
 }
 

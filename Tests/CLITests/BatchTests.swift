@@ -320,6 +320,43 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: batch.path("manifest.journal.jsonl")), "no journal without --post")
     }
 
+    /// With several jobs, each Apple export is still read as a single run reads it: a defect
+    /// inside a record nobody asked for (an undefined entity in a heart-rate record) fails an
+    /// account only with `--strict-xml`, as it fails `stepimport apple` only with it.
+    @Test func withSeveralJobsAnAccountFailsWhenAndOnlyWhenItFailsAlone() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stepimport-batch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <HealthData locale="en_US">
+         <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" startDate="2024-04-01 08:00:00 +0200" endDate="2024-04-01 08:10:00 +0200" value="1200"/>
+         <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch &bogus;" unit="count/min" startDate="2024-04-01 08:00:00 +0200" endDate="2024-04-01 08:00:00 +0200" value="70"/>
+         <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" unit="count" startDate="2024-04-02 08:00:00 +0200" endDate="2024-04-02 08:10:00 +0200" value="800"/>
+        </HealthData>
+
+        """.write(to: folder.appendingPathComponent("export.xml"), atomically: true, encoding: .utf8)
+        try "account,file,kind,tz\nann,export.xml,apple,Europe/Berlin\nben,export.xml,apple,Europe/Berlin\n"
+            .write(to: folder.appendingPathComponent("manifest.csv"), atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run("""
+        cd '\(folder.path)'
+        "$STEPIMPORT" apple export.xml -q > /dev/null; echo "alone $?"
+        "$STEPIMPORT" apple export.xml -q --strict-xml > /dev/null 2>&1; echo "alone strict $?"
+        "$STEPIMPORT" batch manifest.csv --jobs 2 -q --report batch.json > /dev/null; echo "batch $?"
+        "$STEPIMPORT" batch manifest.csv --jobs 2 -q --strict-xml --report strict.json > /dev/null 2>&1; echo "batch strict $?"
+        """)
+        let output = String(decoding: result.stdout, as: UTF8.self)
+        #expect(output == "alone 0\nalone strict 65\nbatch 0\nbatch strict 1\n", "\(output) \(result.stderr)")
+        let read = try Self.reportAccounts(folder.appendingPathComponent("batch.json").path)
+        let strict = try Self.reportAccounts(folder.appendingPathComponent("strict.json").path)
+        for account in ["ann", "ben"] {
+            #expect(read[account]?["status"] as? String == "done")
+            #expect(read[account]?["totalSteps"] as? Int == 2000)
+            #expect(strict[account]?["status"] as? String == "failed")
+            #expect((strict[account]?["error"] as? String)?.contains("Entity 'bogus' not defined") == true)
+        }
+    }
+
     @Test func aManifestWithMistakesIsRefusedWithEveryProblemListed() throws {
         let batch = try Self.makeBatch(good: 3, broken: 0)
         try """
