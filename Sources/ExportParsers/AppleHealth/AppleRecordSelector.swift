@@ -709,7 +709,9 @@ struct AppleRecordSelector: MarkupBytes {
     /// plain: the bytes before it hold no `<`, `'`, line feed or other `>`, and an even number of
     /// `"`, so that the `>` is outside quotes and the tag has no error the byte-by-byte reading
     /// would find. nil otherwise (and when there is no `>` before `end`): that reading decides.
-    /// The bytes are looked at sixteen at a time, with no branch but the loop's.
+    /// The bytes are looked at sixteen at a time (four times sixteen in a step), with no branch
+    /// but the loop's; the last ones in one more load that ends at the `>` and overlaps bytes
+    /// already looked at, whose lanes are then left out.
     @inline(__always)
     static func plainTagEnd(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int? {
         guard start < end, let found = memchr(base + start, 0x3E, end - start) else { return nil }
@@ -718,23 +720,39 @@ struct AppleRecordSelector: MarkupBytes {
         var quotes = SIMD16<UInt8>(repeating: 0)
         var others = SIMD16<UInt8>(repeating: 0)
         var at = start
-        while close - at >= 16 {
-            // One operation a line, literal bytes: see `specials16`.
-            let bytes = (base + at).loadUnaligned(as: SIMD16<UInt8>.self)
-            let quote = bytes .== SIMD16<UInt8>(repeating: 0x22)
-            let open = bytes .== SIMD16<UInt8>(repeating: 0x3C)
-            let apostrophe = bytes .== SIMD16<UInt8>(repeating: 0x27)
-            let lineFeed = bytes .== SIMD16<UInt8>(repeating: 0x0A)
-            quotes ^= unsafeBitCast(quote, to: SIMD16<UInt8>.self)
-            others |= unsafeBitCast(open .| apostrophe .| lineFeed, to: SIMD16<UInt8>.self)
-            at += 16
+        while close &- at >= 64 {
+            tagBytes16(base + at, quotes: &quotes, others: &others)
+            tagBytes16(base + at + 16, quotes: &quotes, others: &others)
+            tagBytes16(base + at + 32, quotes: &quotes, others: &others)
+            tagBytes16(base + at + 48, quotes: &quotes, others: &others)
+            at &+= 64
         }
-        var odd = false
-        while at < close {
-            let byte = base.load(fromByteOffset: at, as: UInt8.self)
-            if byte == 0x3C || byte == 0x27 || byte == 0x0A { return nil }
-            if byte == 0x22 { odd.toggle() }
-            at += 1
+        while close &- at >= 16 {
+            tagBytes16(base + at, quotes: &quotes, others: &others)
+            at &+= 16
+        }
+        if at < close {
+            if close - start >= 16 {
+                // The sixteen bytes before the `>`: lanes before `at` were looked at already.
+                let from = close - 16
+                var lastQuotes = SIMD16<UInt8>(repeating: 0)
+                var lastOthers = SIMD16<UInt8>(repeating: 0)
+                tagBytes16(base + from, quotes: &lastQuotes, others: &lastOthers)
+                let lanes = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+                let seen = lanes .< SIMD16<UInt8>(repeating: UInt8(truncatingIfNeeded: at - from))
+                let fresh = ~unsafeBitCast(seen, to: SIMD16<UInt8>.self)
+                quotes ^= lastQuotes & fresh
+                others |= lastOthers & fresh
+            } else {
+                var odd = false
+                while at < close {
+                    let byte = base.load(fromByteOffset: at, as: UInt8.self)
+                    if byte == 0x3C || byte == 0x27 || byte == 0x0A { return nil }
+                    if byte == 0x22 { odd.toggle() }
+                    at += 1
+                }
+                if odd { quotes ^= SIMD16<UInt8>(255, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) }
+            }
         }
         guard !ByteLanes.isAnySet(others) else { return nil }
         // Each lane is 0xFF when it saw an odd number of quotes: the count is even when an even
@@ -742,7 +760,21 @@ struct AppleRecordSelector: MarkupBytes {
         let quoteHalves = unsafeBitCast(quotes, to: SIMD2<UInt64>.self)
         let lanes = (quoteHalves[0] & 0x0101_0101_0101_0101).nonzeroBitCount
             + (quoteHalves[1] & 0x0101_0101_0101_0101).nonzeroBitCount
-        return (lanes & 1 == 1) == odd ? close : nil
+        return lanes & 1 == 0 ? close : nil
+    }
+
+    /// Adds the sixteen bytes at `base` to a plain tag's scan: their `"` to `quotes` (a lane
+    /// flips for each), their `<`, `'` and line feeds to `others`.
+    @inline(__always)
+    private static func tagBytes16(_ base: UnsafeRawPointer, quotes: inout SIMD16<UInt8>, others: inout SIMD16<UInt8>) {
+        // One operation a line, literal bytes: see `specials16`.
+        let bytes = base.loadUnaligned(as: SIMD16<UInt8>.self)
+        let quote = bytes .== SIMD16<UInt8>(repeating: 0x22)
+        let open = bytes .== SIMD16<UInt8>(repeating: 0x3C)
+        let apostrophe = bytes .== SIMD16<UInt8>(repeating: 0x27)
+        let lineFeed = bytes .== SIMD16<UInt8>(repeating: 0x0A)
+        quotes ^= unsafeBitCast(quote, to: SIMD16<UInt8>.self)
+        others |= unsafeBitCast(open .| apostrophe .| lineFeed, to: SIMD16<UInt8>.self)
     }
 
     /// `<Record type="` as two little-endian words: its first eight bytes and its last eight.
