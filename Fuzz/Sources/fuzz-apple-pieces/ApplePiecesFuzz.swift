@@ -7,7 +7,8 @@ import HealthDays
 /// workers and small pieces over an in-memory stream that hands out small reads, so that the
 /// boundary scanner, the piece frames, the ring and the in-order fallback all run on every input;
 /// for steps alone or every metric (`--metric all`). The record selection is on (the default:
-/// records of types not asked for are left out before libxml2, `AppleRecordSelector`).
+/// records of types not asked for are left out before libxml2, `AppleRecordSelector`); every
+/// third input length also takes `inspect`'s census, which the selection then counts.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzApplePieces(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let input = FuzzInput(data, size)
@@ -18,11 +19,12 @@ public func fuzzApplePieces(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
     let readSize = [1, 7, 100, 512][(size / 5) % 4]
     let stream = MemoryStream(input.bytes, name: "export.xml", readSize: readSize)
     let options = ImportOptions(invalidRecords: input.policy, parseWorkers: 2, pieceSize: pieceSize,
-                                metrics: input.metrics)
+                                takesInventory: size % 3 == 0, metrics: input.metrics)
     do throws(ExportError) {
         let sink: StepSink = input.metrics.isStepsOnly ? aggregator : metrics
         let summary = try AppleHealthImport.read(stream, into: sink, options: options)
         blackHole(summary.importSummary)
+        blackHole(summary.parse.census?.records)
     } catch {
         blackHole(error.description)
         return 0

@@ -56,8 +56,8 @@ public enum AppleHealthImport {
                                         takesCensus: options.takesInventory, metrics: options.metrics,
                                         progress: options.progress)
         }
-        // `inspect` counts every record by type, so it reads them all.
-        let selects = !options.strictXML && !options.takesInventory
+        // `inspect`'s census of every record by type is taken by the selection too.
+        let selects = !options.strictXML
         return try readInPieces(stream, into: sink, invalidRecords: options.invalidRecords, workers: workers,
                                 pieceSize: options.pieceSize ?? defaultPieceSize, takesCensus: options.takesInventory,
                                 metrics: options.metrics, selectsRecords: selects, progress: options.progress)

@@ -41,6 +41,9 @@ struct ApplePieceResult: Sendable {
         private var used = false
         /// The record types that pass the selection (`AppleRecordSelector`); nil: every record is parsed.
         private let wantedTypes: [[UInt8]]?
+        /// Whether the census of the root's children is taken (`stepimport inspect`): the selection
+        /// then counts them, records left out included.
+        private let takesCensus: Bool
         /// What passed the selection of the current piece; grown to the largest piece.
         private var selected = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
@@ -50,6 +53,7 @@ struct ApplePieceResult: Sendable {
             parser = AppleHealthParser(sink: collector, invalidRecords: policy, lineOffset: 0, rootLine: 1,
                                        takesCensus: takesCensus, metrics: metrics)
             self.wantedTypes = wantedTypes
+            self.takesCensus = takesCensus
         }
 
         deinit {
@@ -80,13 +84,19 @@ struct ApplePieceResult: Sendable {
                 selected = .allocate(byteCount: bytes.count, alignment: 16)
             }
             if piece.index > 0 && !piece.isLast {
-                let reading = AppleRecordSelector(wantedTypes: wantedTypes, insideRoot: true, reader: parser)
+                let reading = AppleRecordSelector(wantedTypes: wantedTypes, insideRoot: true, reader: parser,
+                                                  takesCensus: takesCensus)
                 if let result = selectAndParse(bytes, piece, reading) { return result }
                 parser.reset()
                 collector.start()
             }
-            let plain = AppleRecordSelector(wantedTypes: wantedTypes, insideRoot: piece.index > 0)
-            return selectAndParse(bytes, piece, plain)!
+            let plain = AppleRecordSelector(wantedTypes: wantedTypes, insideRoot: piece.index > 0, takesCensus: takesCensus)
+            if let result = selectAndParse(bytes, piece, plain) { return result }
+            // Only a census stops a plain selection: a child of the root it cannot count as libxml2
+            // does (the `ExportDate`, a record written another way). libxml2 reads the piece whole.
+            parser.reset()
+            collector.start()
+            return ApplePieceResult.parse(bytes, piece, parser: parser, collector: collector)
         }
 
         /// Selects the piece into `selected` with `selector` and parses what passes; nil when the
@@ -103,6 +113,9 @@ struct ApplePieceResult: Sendable {
             result.statistics.records += selector.skippedRecords
             result.statistics.nestedStepRecords += selector.nestedStepRecords
             result.recordsReadDirectly = selector.recordsRead
+            // The selection counted every child of the root, those left out too; the parser saw
+            // only those that passed.
+            if let census = selector.census { result.statistics.census = census }
             return result
         }
     }

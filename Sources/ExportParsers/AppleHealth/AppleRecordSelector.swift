@@ -82,8 +82,15 @@ struct AppleRecordSelector: MarkupBytes {
     /// Records of the types asked for (and workouts) read here and handed to `reader`.
     private(set) var recordsRead = 0
     /// The selection stopped at a record or workout that libxml2 must read, in a piece whose
-    /// other records were read here: the piece is to be parsed whole.
+    /// other records were read here, or (with a census) at a child of the root it cannot count
+    /// as libxml2 would: the piece is to be parsed whole.
     private(set) var needsWholeParse = false
+    /// With `takesCensus`: every child of the root of this piece, counted as
+    /// `AppleHealthParser` counts them (`AppleRecordCensus`), in document order, records left
+    /// out included. Valid only when the selection neither failed nor `needsWholeParse`.
+    private(set) var census: AppleRecordCensus?
+    /// The root's end tag was read (what follows it passes whole, and holds no element).
+    private var rootEnded = false
 
     /// The types whose records pass, longest first (compared by length, then bytes).
     private let wanted: [[UInt8]]
@@ -100,6 +107,8 @@ struct AppleRecordSelector: MarkupBytes {
     private let recordOpening: [UInt8] = Array("<Record type=\"".utf8)
     private let recordName: [UInt8] = Array("Record".utf8)
     private let workoutName: [UInt8] = Array("Workout".utf8)
+    private let exportDateName: [UInt8] = Array("ExportDate".utf8)
+    private let meName: [UInt8] = Array("Me".utf8)
     /// The name of the element being left out or whose children are being read past (`Record`,
     /// or `Workout`), which its end tag must repeat.
     private var skipName: [UInt8] = []
@@ -111,8 +120,12 @@ struct AppleRecordSelector: MarkupBytes {
     ///
     /// `reader`: reads the records asked for here instead of passing them to libxml2 (see
     /// `readRecord`); only for a piece inside the root, in a worker whose parser it is.
-    init(wantedTypes: [[UInt8]], insideRoot: Bool = false, reader: AppleHealthParser? = nil) {
+    ///
+    /// `takesCensus`: also count the root's children (`census`), for `stepimport inspect`.
+    init(wantedTypes: [[UInt8]], insideRoot: Bool = false, reader: AppleHealthParser? = nil,
+         takesCensus: Bool = false) {
         precondition(reader == nil || insideRoot, "records are read only in a piece inside the root")
+        if takesCensus { census = AppleRecordCensus() }
         if insideRoot {
             mode = .body
             depth = 1
@@ -151,6 +164,11 @@ struct AppleRecordSelector: MarkupBytes {
             passSpan(bytes, &cursor, to: input.count)
         }
         position = Int64(cursor.read)
+        if census != nil && mode == .off && !rootEnded && !stopped {
+            // It stopped selecting (another encoding, a declaration in the body, bytes it cannot
+            // read): what passed whole was not counted here.
+            needsWholeParse = true
+        }
         if !stopped, skip != nil {
             fail("the document ends inside <Record> (line \(skipLine)) before </HealthData>: the file is truncated",
                  at: position)
@@ -218,7 +236,10 @@ struct AppleRecordSelector: MarkupBytes {
             passSpan(base, &cursor, to: close + 1)
             if mode == .body {
                 depth -= 1
-                if depth <= 0 { mode = .off }
+                if depth <= 0 {
+                    mode = .off
+                    rootEnded = true
+                }
             }
         case UInt8(ascii: "?"):
             guard let close = find(sequence: "?>", raw, from: open + 2, to: end) else { return false }
@@ -243,7 +264,15 @@ struct AppleRecordSelector: MarkupBytes {
                 return true
             }
             if mode == .body && depth == 1 {
-                switch topLevelRecord(raw, at: open, end: end) {
+                let kind = topLevelRecord(raw, at: open, end: end)
+                if census != nil {
+                    switch countChild(raw, at: open, end: end, kind: kind) {
+                    case .counted: break
+                    case .undecided: return false
+                    case .uncountable: return wholeParseNeeded()
+                    }
+                }
+                switch kind {
                 case .undecided:
                     return false
                 case .leaveOut(let typeEnd):
@@ -384,6 +413,46 @@ struct AppleRecordSelector: MarkupBytes {
             }
         }
         return .leaveOut(typeEnd: quote)
+    }
+
+    // MARK: - Counting (`inspect`)
+
+    private enum Count {
+        case counted
+        /// More bytes are needed.
+        case undecided
+        /// libxml2 must read it for the census to be right: the piece is parsed whole.
+        case uncountable
+    }
+
+    /// Counts the child of the root whose `<` is at `open` into `census`, as
+    /// `AppleHealthParser.takeCensus` would: a record by its `type`, `Me` not at all, any other
+    /// element by its name. What only libxml2 can read the same way is `uncountable`: a record
+    /// written otherwise than `<Record type="...` with a plain type, a type holding a byte below
+    /// 0x20 (libxml2 makes white space a space), and `ExportDate`, whose value the census keeps.
+    private mutating func countChild(_ base: UnsafeRawPointer, at open: Int, end: Int, kind: TopLevelRecord) -> Count {
+        switch kind {
+        case .undecided:
+            return .undecided
+        case .leaveOut(let typeEnd), .asked(let typeEnd):
+            let type = UnsafeRawBufferPointer(start: base + open + recordOpening.count,
+                                              count: typeEnd - open - recordOpening.count)
+            guard !type.contains(where: { $0 < 0x20 }) else { return .uncountable }
+            census?.countRecord(typeUTF8: type)
+            return .counted
+        case .passes:
+            var nameEnd = open + 1
+            while nameEnd < end {
+                let byte = base.load(fromByteOffset: nameEnd, as: UInt8.self)
+                if isSpace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">") { break }
+                nameEnd += 1
+            }
+            guard nameEnd < end else { return .undecided }
+            let name = UnsafeRawBufferPointer(start: base + open + 1, count: nameEnd - open - 1)
+            if name.elementsEqual(recordName) || name.elementsEqual(exportDateName) { return .uncountable }
+            if !name.elementsEqual(meName) { census?.countElement(nameUTF8: name) }
+            return .counted
+        }
     }
 
     // MARK: - Reading records asked for

@@ -39,7 +39,7 @@ struct InspectCommand {
         let tuning = Tuning(environment: ProcessInfo.processInfo.environment)
         let importOptions = ImportOptions(invalidRecords: options.skipInvalid ? .skip : .fail,
                                           parseWorkers: tuning.parseWorkers, pieceSize: tuning.pieceSize,
-                                          progress: progress, takesInventory: true)
+                                          progress: progress, takesInventory: true, strictXML: options.strictXML)
         // Apple or Android by content; a forced --input-format is for Android's plain files.
         let choice: ExportChoice = options.inputFormat.map { .healthConnect($0) } ?? .auto
         let result: ImportResult

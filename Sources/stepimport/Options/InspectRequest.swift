@@ -48,6 +48,11 @@ struct InspectRequest: ReadingRequest {
                 """)),
             .skipInvalid(help: "Skip step records that cannot be read or are beyond the bounds, and report them, instead of stopping.")
                 .usage(.helpOnly),
+            .strictXML(help: .asWritten("""
+                Check the whole Apple export as XML, as apple --strict-xml
+                does. Without it, records of types not asked for are
+                counted by their type and checked only for structure.
+                """)).usage(.helpOnly),
             .noProgress(help: "Print no progress indicator.").usage(.never),
         ],
         sections: HelpText.inspectSections)
