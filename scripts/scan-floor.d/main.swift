@@ -1,15 +1,9 @@
 // The floor of any one-pass reader of the XML on this machine: the time one core needs only to
 // look at every byte and mark the five that an XML structure check must see (`"`, `'`, `<`,
 // `>` and anything below 0x20), sixteen bytes at a time as the selector does, with no work per
-// mark. Run by scripts/scan-floor; a measurement, not part of stepimport.
+// mark. Run by scripts/scan-floor, compiled with the selector's own `ByteLanes`
+// (Sources/ExportParsers/AppleHealth/MarkupBytes.swift); a measurement, not part of stepimport.
 import Glibc
-
-@inline(__always) func bits(_ found: SIMDMask<SIMD16<Int8>>) -> UInt64 {
-    let weights = SIMD16<UInt8>(1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128)
-    let flags = unsafeBitCast(found, to: SIMD16<UInt8>.self) & weights
-    let halves = unsafeBitCast(flags, to: SIMD2<UInt64>.self)
-    return (halves[0] &* 0x0101_0101_0101_0101) >> 56 | ((halves[1] &* 0x0101_0101_0101_0101) >> 56) << 8
-}
 
 @inline(__always) func marks16(_ base: UnsafeRawPointer) -> UInt64 {
     let bytes = base.loadUnaligned(as: SIMD16<UInt8>.self)
@@ -18,7 +12,7 @@ import Glibc
     let opens = bytes .== SIMD16<UInt8>(repeating: 0x3C)
     let closes = bytes .== SIMD16<UInt8>(repeating: 0x3E)
     let low = bytes .< SIMD16<UInt8>(repeating: 0x20)
-    return bits(quotes .| apostrophes .| opens .| closes .| low)
+    return ByteLanes.bits(quotes .| apostrophes .| opens .| closes .| low)
 }
 
 func seconds() -> Double {

@@ -372,19 +372,23 @@ public final class AppleHealthParser {
     /// Counts a top-level element for `statistics.census` (only when one is taken).
     private func takeCensus(_ name: UnsafePointer<xmlChar>, _ count: Int,
                             _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
-        if isNamed(name, "Record") {
+        let nameUTF8 = UnsafeRawBufferPointer(start: name, count: strlen(name))
+        switch AppleRecordCensus.entry(forName: nameUTF8) {
+        case .record:
             if let attributes, let type = attributeValue(attributes, count, "type") {
                 statistics.census?.countRecord(typeUTF8: type)
             } else {
                 var untyped = AppleRecordCensus.untypedRecord
                 untyped.withUTF8 { statistics.census?.countRecord(typeUTF8: UnsafeRawBufferPointer($0)) }
             }
-        } else if isNamed(name, "ExportDate") {
+        case .exportDate:
             if statistics.census?.exportDate == nil, let attributes, let value = attributeValue(attributes, count, "value") {
                 statistics.census?.exportDate = String(decoding: value, as: UTF8.self)
             }
-        } else if !isNamed(name, "Me") {
-            statistics.census?.countElement(nameUTF8: UnsafeRawBufferPointer(start: name, count: strlen(name)))
+        case .uncounted:
+            break
+        case .element:
+            statistics.census?.countElement(nameUTF8: nameUTF8)
         }
     }
 

@@ -19,6 +19,26 @@ public struct AppleRecordCensus: Equatable, Sendable {
 
     public init() {}
 
+    /// How the census takes a child of the root, by its element name: the one rule for
+    /// `AppleHealthParser` (which has its attributes) and `AppleRecordSelector` (which reads bytes).
+    enum Entry {
+        /// Counted by its `type` attribute (`untypedRecord` without one).
+        case record
+        /// Not counted: its `value` is `exportDate`.
+        case exportDate
+        /// Not counted (`Me`, the owner's characteristics).
+        case uncounted
+        /// Counted by its name.
+        case element
+    }
+
+    static func entry(forName name: UnsafeRawBufferPointer) -> Entry {
+        if name.elementsEqual("Record".utf8) { return .record }
+        if name.elementsEqual("ExportDate".utf8) { return .exportDate }
+        if name.elementsEqual("Me".utf8) { return .uncounted }
+        return .element
+    }
+
     /// Counts a top-level `Record` of this type.
     mutating func countRecord(typeUTF8: UnsafeRawBufferPointer) {
         _ = recordTypes.id(forUTF8: typeUTF8)

@@ -107,8 +107,6 @@ struct AppleRecordSelector: MarkupBytes {
     private let recordOpening: [UInt8] = Array("<Record type=\"".utf8)
     private let recordName: [UInt8] = Array("Record".utf8)
     private let workoutName: [UInt8] = Array("Workout".utf8)
-    private let exportDateName: [UInt8] = Array("ExportDate".utf8)
-    private let meName: [UInt8] = Array("Me".utf8)
     /// The name of the element being left out or whose children are being read past (`Record`,
     /// or `Workout`), which its end tag must repeat.
     private var skipName: [UInt8] = []
@@ -425,11 +423,11 @@ struct AppleRecordSelector: MarkupBytes {
         case uncountable
     }
 
-    /// Counts the child of the root whose `<` is at `open` into `census`, as
-    /// `AppleHealthParser.takeCensus` would: a record by its `type`, `Me` not at all, any other
-    /// element by its name. What only libxml2 can read the same way is `uncountable`: a record
-    /// written otherwise than `<Record type="...` with a plain type, a type holding a byte below
-    /// 0x20 (libxml2 makes white space a space), and `ExportDate`, whose value the census keeps.
+    /// Counts the child of the root whose `<` is at `open` into `census`, by the census's own rule
+    /// (`AppleRecordCensus.entry(forName:)`). What only libxml2 can read the same way is
+    /// `uncountable`: a record written otherwise than `<Record type="...` with a plain type, a
+    /// type holding a byte below 0x20 (libxml2 makes white space a space), and `ExportDate`,
+    /// whose value the census keeps.
     private mutating func countChild(_ base: UnsafeRawPointer, at open: Int, end: Int, kind: TopLevelRecord) -> Count {
         switch kind {
         case .undecided:
@@ -449,9 +447,15 @@ struct AppleRecordSelector: MarkupBytes {
             }
             guard nameEnd < end else { return .undecided }
             let name = UnsafeRawBufferPointer(start: base + open + 1, count: nameEnd - open - 1)
-            if name.elementsEqual(recordName) || name.elementsEqual(exportDateName) { return .uncountable }
-            if !name.elementsEqual(meName) { census?.countElement(nameUTF8: name) }
-            return .counted
+            switch AppleRecordCensus.entry(forName: name) {
+            case .record, .exportDate:
+                return .uncountable
+            case .uncounted:
+                return .counted
+            case .element:
+                census?.countElement(nameUTF8: name)
+                return .counted
+            }
         }
     }
 

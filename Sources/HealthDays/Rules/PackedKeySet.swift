@@ -36,28 +36,35 @@ final class PackedKeySet {
         return table
     }
 
+    /// The key of two zero words, which marks a free slot (held apart, in `holdsZero`).
     @inline(__always)
-    private func slot(of key: PackedSampleKey) -> Int {
+    private static func isZero(_ key: PackedSampleKey) -> Bool {
+        key.sourceAndStart == 0 && key.lengthAndValue == 0
+    }
+
+    /// The slot that holds `key`, or the free slot where it goes: from its hash, the next slots
+    /// in turn.
+    @inline(__always)
+    private func probe(_ key: PackedSampleKey) -> Int {
         let product = (key.sourceAndStart ^ seed0).multipliedFullWidth(by: key.lengthAndValue ^ seed1)
-        return Int(truncatingIfNeeded: product.high ^ product.low) & mask
+        var index = Int(truncatingIfNeeded: product.high ^ product.low) & mask
+        while case let held = slots[index], !PackedKeySet.isZero(held), held != key {
+            index = (index + 1) & mask
+        }
+        return index
     }
 
     /// Adds `key`; false when it was already there.
     @inline(__always)
     func insert(_ key: PackedSampleKey) -> Bool {
-        if key.sourceAndStart == 0 && key.lengthAndValue == 0 {
+        if PackedKeySet.isZero(key) {
             if holdsZero { return false }
             holdsZero = true
             count += 1
             return true
         }
-        var index = slot(of: key)
-        while true {
-            let held = slots[index]
-            if held.sourceAndStart == 0 && held.lengthAndValue == 0 { break }
-            if held == key { return false }
-            index = (index + 1) & mask
-        }
+        let index = probe(key)
+        guard PackedKeySet.isZero(slots[index]) else { return false }
         slots[index] = key
         count += 1
         if count > (mask + 1) / 4 * 3 { grow() }
@@ -67,9 +74,8 @@ final class PackedKeySet {
     /// Calls `body` with every key held, in no particular order.
     func forEach(_ body: (PackedSampleKey) throws(ExportError) -> Void) throws(ExportError) {
         if holdsZero { try body(PackedSampleKey(sourceAndStart: 0, lengthAndValue: 0)) }
-        for index in 0...mask {
-            let held = slots[index]
-            if held.sourceAndStart != 0 || held.lengthAndValue != 0 { try body(held) }
+        for index in 0...mask where !PackedKeySet.isZero(slots[index]) {
+            try body(slots[index])
         }
     }
 
@@ -87,12 +93,8 @@ final class PackedKeySet {
         let oldCapacity = mask + 1
         slots = PackedKeySet.emptyTable(oldCapacity * 2)
         mask = oldCapacity * 2 - 1
-        for index in 0..<oldCapacity {
-            let held = old[index]
-            guard held.sourceAndStart != 0 || held.lengthAndValue != 0 else { continue }
-            var slot = slot(of: held)
-            while slots[slot].sourceAndStart != 0 || slots[slot].lengthAndValue != 0 { slot = (slot + 1) & mask }
-            slots[slot] = held
+        for index in 0..<oldCapacity where !PackedKeySet.isZero(old[index]) {
+            slots[probe(old[index])] = old[index]
         }
         old.deallocate()
     }
