@@ -183,6 +183,29 @@ import HealthDays
         #expect(shared.keptTheBound(4))
     }
 
+    /// The ring wakes a sleeping producer or worker only once two buffers or items wait for it,
+    /// and relies on every thread that sleeps or returns waking the others first. Any order of
+    /// pauses among the three sides must still deliver every item, with one buffer as with many.
+    @Test(arguments: [(1, 0), (1, 1), (1, 2), (2, 1), (2, 3), (3, 0), (3, 2), (5, 1), (5, 2)])
+    func everyItemArrivesWhateverTheSidesPausesAndSlots(slots: Int, workers: Int) {
+        let ring = BufferRing<Numbered>(slots: slots, bufferSize: 8, workers: workers)
+        let shared = Shared()
+        Self.produce(into: ring, count: 300, shared: shared, pause: true)
+        Self.startWorkers(ring)
+        var steps: [Next] = []
+        repeat {
+            steps.append(Self.next(ring))
+            // The consumer is slow now and then too, so that each side in turn waits for another.
+            if steps.count % 11 == 0 { usleep(300) }
+            Self.recycle(ring, steps.last!, shared)
+        } while steps.last!.item != nil
+        #expect(steps.last == .end, "not stuck: \(steps.last!)")
+        #expect(Self.stop(ring))
+        #expect(steps.compactMap(\.item?.number) == Array(0..<300))
+        #expect(steps.dropLast().allSatisfy { $0.isIntact })
+        #expect(shared.keptTheBound(slots))
+    }
+
     @Test(arguments: [0, 2])
     func theProducerWaitsWhileEveryBufferIsOut(workers: Int) {
         let ring = BufferRing<Numbered>(slots: 3, bufferSize: 8, workers: workers)
