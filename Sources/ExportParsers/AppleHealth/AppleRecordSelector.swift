@@ -89,6 +89,9 @@ struct AppleRecordSelector: MarkupBytes {
     /// `AppleHealthParser` counts them (`AppleRecordCensus`), in document order, records left
     /// out included. Valid only when the selection neither failed nor `needsWholeParse`.
     private(set) var census: AppleRecordCensus?
+    /// Whether `census` is taken. Tested for every record: `census != nil` copied and destroyed
+    /// the census each time (a tenth of a worker's samples without a census, perf record).
+    private let takesCensus: Bool
     /// The root's end tag was read (what follows it passes whole, and holds no element).
     private var rootEnded = false
 
@@ -123,6 +126,7 @@ struct AppleRecordSelector: MarkupBytes {
     init(wantedTypes: [[UInt8]], insideRoot: Bool = false, reader: AppleHealthParser? = nil,
          takesCensus: Bool = false) {
         precondition(reader == nil || insideRoot, "records are read only in a piece inside the root")
+        self.takesCensus = takesCensus
         if takesCensus { census = AppleRecordCensus() }
         if insideRoot {
             mode = .body
@@ -162,7 +166,7 @@ struct AppleRecordSelector: MarkupBytes {
             passSpan(bytes, &cursor, to: input.count)
         }
         position = Int64(cursor.read)
-        if census != nil && mode == .off && !rootEnded && !stopped {
+        if takesCensus && mode == .off && !rootEnded && !stopped {
             // It stopped selecting (another encoding, a declaration in the body, bytes it cannot
             // read): what passed whole was not counted here.
             needsWholeParse = true
@@ -221,7 +225,7 @@ struct AppleRecordSelector: MarkupBytes {
     /// at `end` and must wait for more bytes.
     private mutating func readMarkup(_ base: Bytes, _ cursor: inout Cursor, end: Int) -> Bool {
         let raw = base.source
-        guard let open = find(UInt8(ascii: "<"), raw, from: cursor.read, to: end) else {
+        guard let open = findNear(UInt8(ascii: "<"), raw, from: cursor.read, to: end) else {
             passSpan(base, &cursor, to: end)
             return true
         }
@@ -263,7 +267,7 @@ struct AppleRecordSelector: MarkupBytes {
             }
             if mode == .body && depth == 1 {
                 let kind = topLevelRecord(raw, at: open, end: end)
-                if census != nil {
+                if takesCensus {
                     switch countChild(raw, at: open, end: end, kind: kind) {
                     case .counted: break
                     case .undecided: return false

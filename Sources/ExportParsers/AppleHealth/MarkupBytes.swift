@@ -14,6 +14,20 @@ extension MarkupBytes {
         return UnsafeRawPointer(found) - base
     }
 
+    /// `find`, for a byte that is mostly among the next few: those are looked at one by one
+    /// before `memchr` is called for the rest (between two records there are a line feed and an
+    /// indentation, and a call costs more than reading them).
+    @inline(__always)
+    func findNear(_ byte: UInt8, _ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int? {
+        let near = min(end, start &+ 8)
+        var index = start
+        while index < near {
+            if base.load(fromByteOffset: index, as: UInt8.self) == byte { return index }
+            index += 1
+        }
+        return find(byte, base, from: index, to: end)
+    }
+
     /// The offset of the first whole `sequence` in `start..<end`, nil when there is none.
     func find(sequence: StaticString, _ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int? {
         let length = sequence.utf8CodeUnitCount
