@@ -10,11 +10,12 @@ import ExportInput
 
     /// Selects `text` as one piece, as a parse worker does (`insideRoot`: a piece after the
     /// first). Returns the bytes handed on and the selector.
-    static func select(_ text: String, insideRoot: Bool = false, wanted: [[UInt8]] = [steps]) -> (output: String, selector: AppleRecordSelector) {
+    static func select(_ text: String, insideRoot: Bool = false, wanted: [[UInt8]] = [steps],
+                       leftOut: [[UInt8]] = []) -> (output: String, selector: AppleRecordSelector) {
         let input = Array(text.utf8)
         let output = UnsafeMutableRawBufferPointer.allocate(byteCount: input.count, alignment: 1)
         defer { output.deallocate() }
-        var selector = AppleRecordSelector(wantedTypes: wanted, insideRoot: insideRoot)
+        var selector = AppleRecordSelector(wantedTypes: wanted, insideRoot: insideRoot, otherElementsLeftOut: leftOut)
         let count = input.withUnsafeBytes { selector.select(piece: $0, into: output) }
         return (String(decoding: output[0..<count], as: UTF8.self), selector)
     }
@@ -254,6 +255,65 @@ import ExportInput
         let failure = Self.failure(text)
         #expect(failure?.position.line == 3)
         #expect(failure?.position.column == 2, "the `<` of the next record, column 2")
+    }
+
+    // MARK: - Other elements left out
+
+    static let otherElements = """
+         <ActivitySummary dateComponents="2024-01-01" activeEnergyBurned="1"/>
+         <Workout workoutActivityType="W" note='a > b'>
+          <MetadataEntry key="k" value="v"/>
+          <Record type="HKQuantityTypeIdentifierStepCount" value="3"/>
+         </Workout>
+         <Record type="HKQuantityTypeIdentifierStepCount" value="5"/>
+         <ActivitySummaryX a="1"/>
+         <Workouts/>
+
+        """
+
+    @Test func leavesOutActivitySummariesAndWorkoutsUnlessWorkoutsAreAsked() {
+        let steps = Self.select(Self.otherElements, insideRoot: true,
+                                leftOut: AppleRecordSelector.elementsLeftOut(for: .steps))
+        #expect(steps.output == " \n \n\n\n\n" + """
+             <Record type="HKQuantityTypeIdentifierStepCount" value="5"/>
+             <ActivitySummaryX a="1"/>
+             <Workouts/>
+
+            """)
+        #expect(steps.selector.failure == nil)
+        #expect(steps.selector.skippedRecords == 0, "not records: not counted as records")
+        #expect(steps.selector.nestedStepRecords == 1, "the step record inside the workout, as libxml2 counts it")
+
+        let workouts = Self.select(Self.otherElements, insideRoot: true,
+                                   leftOut: AppleRecordSelector.elementsLeftOut(for: MetricSet([.steps, .workouts])))
+        #expect(workouts.output.contains("<Workout workoutActivityType=\"W\" note='a > b'>"))
+        #expect(!workouts.output.contains("ActivitySummary dateComponents"))
+        #expect(workouts.selector.nestedStepRecords == 0, "libxml2 counts the nested record of the workout that passes")
+    }
+
+    @Test func aStructureErrorInAnElementLeftOutNamesIt() {
+        let (_, selector) = Self.select(" <ActivitySummary a=\"1\" <b/>\n", insideRoot: true,
+                                        leftOut: AppleRecordSelector.elementsLeftOut(for: .steps))
+        #expect(selector.failure?.message.contains("in a <ActivitySummary> not asked for") == true,
+                "\(String(describing: selector.failure))")
+    }
+
+    /// A worker gives libxml2 only the frame of a piece whose selection passed nothing but white
+    /// space; that needs `passedOnlyBlanks` false for any other byte, however short its span.
+    @Test(arguments: [
+        (" <ActivitySummary a=\"1\"/>\n <Record type=\"HKQuantityTypeIdentifierHeartRate\" v=\"1\"/>\n\t \n", true, 3),
+        (String(repeating: " ", count: 40) + "\n" + String(repeating: "\t", count: 20), true, 1),
+        (" <Me/>\n", false, 1),
+        (" x\n", false, 1),
+        (" <!-- c -->\n", false, 1),
+        (String(repeating: " ", count: 40) + "text", false, 0),
+    ])
+    func passesOnlyBlanksWhenNothingElsePasses(text: String, blank: Bool, lineFeeds: Int) {
+        let (output, selector) = Self.select(text, insideRoot: true, leftOut: AppleRecordSelector.elementsLeftOut(for: .steps))
+        #expect(selector.failure == nil)
+        #expect(selector.passedOnlyBlanks == blank, "\(output.debugDescription)")
+        #expect(selector.lineFeedsPassed == lineFeeds)
+        #expect(output.filter { $0 == "\n" }.count == lineFeeds, "each line feed read is written")
     }
 
     // MARK: - Through the pieces

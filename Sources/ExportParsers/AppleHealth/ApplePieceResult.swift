@@ -44,6 +44,8 @@ struct ApplePieceResult: Sendable {
         /// Whether the census of the root's children is taken (`stepimport inspect`): the selection
         /// then counts them, records left out included.
         private let takesCensus: Bool
+        /// Children of the root other than records that the selection leaves out (`elementsLeftOut(for:)`).
+        private let elementsLeftOut: [[UInt8]]
         /// What passed the selection of the current piece; grown to the largest piece.
         private var selected = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
@@ -54,6 +56,7 @@ struct ApplePieceResult: Sendable {
                                        takesCensus: takesCensus, metrics: metrics)
             self.wantedTypes = wantedTypes
             self.takesCensus = takesCensus
+            elementsLeftOut = wantedTypes == nil ? [] : AppleRecordSelector.elementsLeftOut(for: metrics)
         }
 
         deinit {
@@ -85,12 +88,13 @@ struct ApplePieceResult: Sendable {
             }
             if piece.index > 0 && !piece.isLast {
                 let reading = AppleRecordSelector(wantedTypes: wantedTypes, insideRoot: true, reader: parser,
-                                                  takesCensus: takesCensus)
+                                                  takesCensus: takesCensus, otherElementsLeftOut: elementsLeftOut)
                 if let result = selectAndParse(bytes, piece, reading) { return result }
                 parser.reset()
                 collector.start()
             }
-            let plain = AppleRecordSelector(wantedTypes: wantedTypes, insideRoot: piece.index > 0, takesCensus: takesCensus)
+            let plain = AppleRecordSelector(wantedTypes: wantedTypes, insideRoot: piece.index > 0, takesCensus: takesCensus,
+                                            otherElementsLeftOut: elementsLeftOut)
             if let result = selectAndParse(bytes, piece, plain) { return result }
             // Only a census stops a plain selection: a child of the root it cannot count as libxml2
             // does (the `ExportDate`, a record written another way). libxml2 reads the piece whole.
@@ -107,8 +111,9 @@ struct ApplePieceResult: Sendable {
             let count = selector.select(piece: bytes, into: selected)
             guard selector.failure == nil else { return ApplePieceResult(failed: true) }
             guard !selector.needsWholeParse else { return nil }
+            let blank = selector.passedOnlyBlanks ? selector.lineFeedsPassed : nil
             var result = ApplePieceResult.parse(UnsafeRawBufferPointer(rebasing: selected[0..<count]), piece,
-                                                parser: parser, collector: collector)
+                                                parser: parser, collector: collector, blankLineFeeds: blank)
             // The records left out are counted as the parser counts those it reads.
             result.statistics.records += selector.skippedRecords
             result.statistics.nestedStepRecords += selector.nestedStepRecords
@@ -120,8 +125,18 @@ struct ApplePieceResult: Sendable {
         }
     }
 
+    /// `blankLineFeeds`: `bytes` passed a selection and hold only spaces, tabs and this many line
+    /// feeds (every child of the root was read or left out). Inside a frame libxml2 is then given
+    /// the frame alone: it would only have counted the line feeds (in the 1 GB export, where
+    /// nothing else passes, a twentieth of the workers' time).
     private static func parse(_ bytes: UnsafeRawBufferPointer, _ piece: ParsePiece, parser: AppleHealthParser,
-                              collector: Collector) -> ApplePieceResult {
+                              collector: Collector, blankLineFeeds blank: Int? = nil) -> ApplePieceResult {
+        var blankLineFeeds = 0
+        var bytes = bytes
+        if let blank, piece.index > 0, !piece.isLast, piece.frame != nil {
+            blankLineFeeds = blank
+            bytes = UnsafeRawBufferPointer(rebasing: bytes[0..<0])
+        }
         do throws(ParseFailure) {
             if piece.index > 0, let frame = piece.frame {
                 try parser.feed(frame.prefix)
@@ -144,7 +159,7 @@ struct ApplePieceResult: Sendable {
         result.statistics = parser.statistics
         // Lines as libxml2 counted them (the prefix is line 1, the suffix has no line break), so
         // that the next piece's lines agree with what one parser would say.
-        result.lineBreaks = parser.lineReached - (piece.index > 0 ? 2 : 1)
+        result.lineBreaks = parser.lineReached - (piece.index > 0 ? 2 : 1) + blankLineFeeds
         return result
     }
 

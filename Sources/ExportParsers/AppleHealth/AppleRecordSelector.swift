@@ -62,6 +62,10 @@ struct AppleRecordSelector: MarkupBytes {
 
     /// Top-level records left out.
     private(set) var skippedRecords = 0
+    /// Whether every byte written to the output was a space, a tab or a line feed.
+    private(set) var passedOnlyBlanks = true
+    /// The line feeds read, each of which is written to the output.
+    var lineFeedsPassed: Int { line - 1 }
     /// Step records nested in records left out (the parser counts those it sees the same way).
     private(set) var nestedStepRecords = 0
     /// The structure error that stopped the selection, if any.
@@ -110,6 +114,8 @@ struct AppleRecordSelector: MarkupBytes {
     private let recordOpening: [UInt8] = Array("<Record type=\"".utf8)
     private let recordName: [UInt8] = Array("Record".utf8)
     private let workoutName: [UInt8] = Array("Workout".utf8)
+    /// Children of the root other than records that are left out whole, by name (`elementsLeftOut(for:)`).
+    private let otherElementsLeftOut: [[UInt8]]
     /// The name of the element being left out or whose children are being read past (`Record`,
     /// or `Workout`), which its end tag must repeat.
     private var skipName: [UInt8] = []
@@ -123,9 +129,13 @@ struct AppleRecordSelector: MarkupBytes {
     /// `readRecord`); only for a piece inside the root, in a worker whose parser it is.
     ///
     /// `takesCensus`: also count the root's children (`census`), for `stepimport inspect`.
+    ///
+    /// `otherElementsLeftOut`: names of other children of the root to leave out as records of
+    /// types not asked for are, read for their structure only (`elementsLeftOut(for:)`).
     init(wantedTypes: [[UInt8]], insideRoot: Bool = false, reader: AppleHealthParser? = nil,
-         takesCensus: Bool = false) {
+         takesCensus: Bool = false, otherElementsLeftOut: [[UInt8]] = []) {
         precondition(reader == nil || insideRoot, "records are read only in a piece inside the root")
+        self.otherElementsLeftOut = otherElementsLeftOut
         self.takesCensus = takesCensus
         if takesCensus { census = AppleRecordCensus() }
         if insideRoot {
@@ -151,6 +161,16 @@ struct AppleRecordSelector: MarkupBytes {
         return types
     }
 
+    /// The children of the root other than records that nothing reads when `metrics` are asked
+    /// for, as `AppleHealthParser` decides: `ActivitySummary` always, `Workout` unless workouts
+    /// are asked for. Left out, they cost a structure check instead of libxml2's parse (in a
+    /// generated export they stand between the records, and kept libxml2 busy in most pieces).
+    static func elementsLeftOut(for metrics: MetricSet) -> [[UInt8]] {
+        var names = [Array("ActivitySummary".utf8)]
+        if metrics.isStepsOnly || !metrics.contains(.workouts) { names.append(Array("Workout".utf8)) }
+        return names
+    }
+
     /// Selects a whole piece (`PieceParser`), once: reads `input`, writes the bytes that pass to
     /// `output` (room for `input.count` bytes: nothing grows) and returns how many it wrote.
     /// Markup cut off at the end passes as it is (libxml2 reports what is wrong with it); a piece
@@ -172,7 +192,7 @@ struct AppleRecordSelector: MarkupBytes {
             needsWholeParse = true
         }
         if !stopped, skip != nil {
-            fail("the document ends inside <Record> (line \(skipLine)) before </HealthData>: the file is truncated",
+            fail("the document ends inside <\(skippedName)> (line \(skipLine)) before </HealthData>: the file is truncated",
                  at: position)
         }
         return cursor.write
@@ -274,6 +294,15 @@ struct AppleRecordSelector: MarkupBytes {
                     case .uncountable: return wholeParseNeeded()
                     }
                 }
+                if case .passes = kind, !otherElementsLeftOut.isEmpty {
+                    switch otherElementLeftOut(raw, at: open, end: end) {
+                    case .none: break
+                    case .some(nil): return false
+                    case .some(let name?):
+                        startSkipping(element: name, &cursor, open: open)
+                        return true
+                    }
+                }
                 switch kind {
                 case .undecided:
                     return false
@@ -339,6 +368,8 @@ struct AppleRecordSelector: MarkupBytes {
                 if byte == 0x0A {
                     line += 1
                     lineStart = cursor.base + Int64(cursor.read + offset) + 1
+                } else if byte != 0x20 && byte != 0x09 {
+                    passedOnlyBlanks = false
                 }
             }
             cursor.read = end
@@ -346,6 +377,14 @@ struct AppleRecordSelector: MarkupBytes {
             return
         }
         countLines(base.source, from: cursor.read, to: end, streamOffset: cursor.base + Int64(cursor.read))
+        if passedOnlyBlanks {
+            var at = cursor.read
+            while at < end {
+                let byte = base.source.load(fromByteOffset: at, as: UInt8.self)
+                guard byte == 0x20 || byte == 0x0A || byte == 0x09 else { passedOnlyBlanks = false; break }
+                at += 1
+            }
+        }
         memcpy(base.target + cursor.write, base.source + cursor.read, count)
         cursor.read = end
         cursor.write += count
@@ -524,13 +563,44 @@ struct AppleRecordSelector: MarkupBytes {
 
     private mutating func startSkipping(_ base: Bytes, _ cursor: inout Cursor, open: Int, typeEnd: Int) {
         skippedRecords += 1
+        startSkipping(name: recordName, at: typeEnd + 1, &cursor)
+    }
+
+    /// Leaves out the child of the root named `name` whose `<` is at `open` (not a record: not
+    /// counted as one).
+    private mutating func startSkipping(element name: [UInt8], _ cursor: inout Cursor, open: Int) {
+        startSkipping(name: name, at: open + 1 + name.count, &cursor)
+    }
+
+    /// The skip of an element named `name`, from `from` inside its start tag (what is before it
+    /// holds no line feed, and is dropped whole).
+    private mutating func startSkipping(name: [UInt8], at from: Int, _ cursor: inout Cursor) {
         skip = .tag(quote: 0, slash: false)
-        skipName = recordName
+        skipName = name
         skipDepth = 1
         nestedMatch = -1
         skipLine = line
-        // `<Record type="...` has no line feed: dropped whole.
-        cursor.read = typeEnd + 1
+        cursor.read = from
+    }
+
+    /// The name in `otherElementsLeftOut` of the child of the root whose `<` is at `open`; nil when
+    /// it is none of them, `.some(nil)` when more bytes are needed to tell.
+    private func otherElementLeftOut(_ base: UnsafeRawPointer, at open: Int, end: Int) -> [UInt8]?? {
+        for name in otherElementsLeftOut {
+            let after = open + 1 + name.count
+            guard after < end else {
+                // Cut off: undecided if what there is could still be this name.
+                let available = max(0, end - open - 1)
+                if name.withUnsafeBytes({ memcmp(base + open + 1, $0.baseAddress!, min(available, name.count)) }) == 0 {
+                    return .some(nil)
+                }
+                continue
+            }
+            guard name.withUnsafeBytes({ memcmp(base + open + 1, $0.baseAddress!, name.count) }) == 0 else { continue }
+            let next = base.load(fromByteOffset: after, as: UInt8.self)
+            if isSpace(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: ">") { return .some(name) }
+        }
+        return .none
     }
 
     /// Reads a record being left out up to its end or `end`, keeping only its line feeds.
@@ -664,7 +734,7 @@ struct AppleRecordSelector: MarkupBytes {
             case .endTag(let matched):
                 if byte == UInt8(ascii: ">") {
                     if skipDepth == 1 && matched != skipName.count {
-                    return failSkipping("the <Record> of line \(skipLine) is closed by another end tag: tags are not balanced", &cursor, index: index)
+                    return failSkipping("the <\(skippedName)> of line \(skipLine) is closed by another end tag: tags are not balanced", &cursor, index: index)
                     }
                     skipDepth -= 1
                     state = .content
@@ -734,9 +804,13 @@ struct AppleRecordSelector: MarkupBytes {
 
     private mutating func failSkipping(_ problem: String, _ cursor: inout Cursor, index: Int) {
         cursor.read = index
-        fail("\(problem), in a <Record> of a type not asked for (read for its structure only)",
+        let what = skipName == recordName ? "a <Record> of a type not asked for" : "a <\(skippedName)> not asked for"
+        fail("\(problem), in \(what) (read for its structure only)",
              at: cursor.base + Int64(index))
     }
+
+    /// The name of the element being left out, for messages.
+    private var skippedName: String { String(decoding: skipName, as: UTF8.self) }
 
     private mutating func fail(_ message: String, at offset: Int64) {
         guard failure == nil else { return }

@@ -41,7 +41,8 @@ extension BatchRequest {
             .strictXML(help: .asWritten("""
                 Check each Apple export whole as XML, as apple
                 --strict-xml does; without it, records of types not
-                asked for are checked only for structure.
+                asked for (and activity summaries, and workouts unless
+                asked for) are checked only for structure.
                 """)).usage(.helpOnly),
             .quiet(help: "Print only failures and the table.").usage(.helpOnly),
             .noProgress(help: "Print no progress line (it is redrawn on a terminal; in a log, a tally line is written every 10 seconds).")

@@ -50,8 +50,9 @@ struct InspectRequest: ReadingRequest {
                 .usage(.helpOnly),
             .strictXML(help: .asWritten("""
                 Check the whole Apple export as XML, as apple --strict-xml
-                does. Without it, records of types not asked for are
-                counted by their type and checked only for structure.
+                does. Without it, records of types not asked for, activity
+                summaries and workouts are counted and checked only for
+                structure.
                 """)).usage(.helpOnly),
             .noProgress(help: "Print no progress indicator.").usage(.never),
         ],

@@ -58,12 +58,13 @@ extension ReadRequest {
                 .usage(.helpOnly),
             .strictXML(help: .asWritten("""
                 Check the whole export as XML. Without it, records of
-                types not asked for (not steps, not a --metric) are left
-                out before the XML parser and checked only for structure:
-                tags balanced, quotes closed, no '<' inside a tag, the
-                file not cut off; so are the parts of the records asked
-                for that are not read. The same totals; without it,
-                steps take about a quarter of the time.
+                types not asked for (not steps, not a --metric),
+                activity summaries, and workouts unless asked for, are
+                left out before the XML parser and checked only for
+                structure: tags balanced, quotes closed, no '<' inside a
+                tag, the file not cut off; so are the parts of the
+                records asked for that are not read. The same totals;
+                without it, steps take about a quarter of the time.
                 """)).usage(.helpOnly),
             .quiet(help: "Print no summary or progress on standard error.").usage(.helpOnly),
             .noProgress(help: "Print no progress indicator (it only appears on a terminal, and never when NO_COLOR is set).")
