@@ -1,3 +1,4 @@
+import Platform
 /// The set of `PackedSampleKey`s a `DuplicateFilter` has seen: open addressing with linear
 /// probing over a power-of-two table, at most three quarters full.
 ///
@@ -27,11 +28,13 @@ final class PackedKeySet {
     }
 
     deinit {
-        slots.deallocate()
+        LargeTable.deallocate(slots)
     }
 
     private static func emptyTable(_ capacity: Int) -> UnsafeMutablePointer<PackedSampleKey> {
-        let table = UnsafeMutablePointer<PackedSampleKey>.allocate(capacity: capacity)
+        let table = LargeTable.allocate(byteCount: capacity * MemoryLayout<PackedSampleKey>.stride,
+                                        alignment: MemoryLayout<PackedSampleKey>.alignment)
+            .bindMemory(to: PackedSampleKey.self, capacity: capacity)
         table.initialize(repeating: PackedSampleKey(sourceAndStart: 0, lengthAndValue: 0), count: capacity)
         return table
     }
@@ -81,7 +84,7 @@ final class PackedKeySet {
 
     /// Lets go of every key and of the table's memory but a small one.
     func removeAll() {
-        slots.deallocate()
+        LargeTable.deallocate(slots)
         slots = PackedKeySet.emptyTable(16)
         mask = 15
         count = 0
@@ -96,6 +99,6 @@ final class PackedKeySet {
         for index in 0..<oldCapacity where !PackedKeySet.isZero(old[index]) {
             slots[probe(old[index])] = old[index]
         }
-        old.deallocate()
+        LargeTable.deallocate(old)
     }
 }
