@@ -4,11 +4,15 @@ import ExportInput
 /// Apple parse threads; 0 parses on the reading thread's partner only) and `STEPIMPORT_PIECE_SIZE`
 /// (bytes of XML per piece, at least 1, so that tests can cut small inputs into many pieces) and
 /// `STEPIMPORT_INFLATE` (`zlib` reads deflated zip entries through libzip's zlib instead of ISA-L,
-/// a diagnostic for comparing the two; `isal`, the default). Values out of range are ignored.
+/// a diagnostic for comparing the two; `isal`, the default) and `STEPIMPORT_SCHEDULING` (`default`
+/// keeps Linux's default policy instead of `SCHED_BATCH`, for the benchmark to compare them).
+/// Values out of range are ignored.
 struct Tuning {
     let parseWorkers: Int?
     let pieceSize: Int?
     let inflater: ZipInflater?
+    /// Whether the process runs under `SCHED_BATCH` (`ThroughputScheduling`).
+    let batchScheduling: Bool
 
     init(environment: [String: String]) {
         parseWorkers = environment["STEPIMPORT_PARSE_WORKERS"].flatMap(Int.init).flatMap { (0...16).contains($0) ? $0 : nil }
@@ -18,5 +22,6 @@ struct Tuning {
         case "isal": .isal
         default: nil
         }
+        batchScheduling = environment["STEPIMPORT_SCHEDULING"] != "default"
     }
 }

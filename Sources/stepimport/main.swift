@@ -17,8 +17,12 @@ func run() -> ExitStatus {
         .init(signal: SIGHUP, status: ExitStatus.hungUp.rawValue,
               message: "\nstepimport: hung up (SIGHUP); temporary files removed\n"),
     ])
+    let tuning = Tuning(environment: ProcessInfo.processInfo.environment)
     // Set before any zip is opened, on any thread.
-    ZipInflater.processDefault = Tuning(environment: ProcessInfo.processInfo.environment).inflater ?? .isal
+    ZipInflater.processDefault = tuning.inflater ?? .isal
+    // Before any thread is started, so that every one inherits it: the reader, the parse workers
+    // and the consumer wake each other for every piece, and would otherwise preempt each other.
+    if tuning.batchScheduling { ThroughputScheduling.useForThisThread() }
     let diagnostics = Diagnostics.current()
     let invocation: Invocation
     do {

@@ -34,3 +34,31 @@ import Testing
         #expect(isal == zlib)
     }
 }
+
+/// The reading threads run under `SCHED_BATCH` (so that they do not preempt each other at every
+/// piece), unless `STEPIMPORT_SCHEDULING=default` asks for Linux's default policy. Each thread's
+/// policy is read from `/proc` (field 41 of its `stat`: 3 is `SCHED_BATCH`, 0 `SCHED_OTHER`)
+/// while the process waits for its standard input.
+@Suite struct SchedulingTests {
+    static func policies(_ environment: String) throws -> Set<String> {
+        let script = """
+            (sleep 1; unzip -p samples/export.zip apple_health_export/export.xml) \
+              | \(environment) $STEPIMPORT apple - -q --format json > /dev/null &
+            pid=$!
+            sleep 0.5
+            for stat in /proc/"$pid"/task/*/stat; do sed 's/.*) //' "$stat" | cut -d ' ' -f 39; done
+            wait
+            """
+        let listed = try OutputTests.stdout(script)
+        #expect(!listed.isEmpty, "the threads were listed")
+        return Set(listed.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+    }
+
+    @Test func everyThreadRunsUnderBatchScheduling() throws {
+        #expect(try Self.policies("") == ["3"])
+    }
+
+    @Test func theDefaultPolicyOnRequest() throws {
+        #expect(try Self.policies("STEPIMPORT_SCHEDULING=default") == ["0"])
+    }
+}
