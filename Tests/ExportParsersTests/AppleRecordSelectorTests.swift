@@ -11,7 +11,7 @@ import ExportInput
     /// Selects `text` as one piece, as a parse worker does (`insideRoot`: a piece after the
     /// first). Returns the bytes handed on and the selector.
     static func select(_ text: String, insideRoot: Bool = false, wanted: [[UInt8]] = [steps],
-                       leftOut: [[UInt8]] = []) -> (output: String, selector: AppleRecordSelector) {
+                       leftOut: [StaticString] = []) -> (output: String, selector: AppleRecordSelector) {
         let input = Array(text.utf8)
         let output = UnsafeMutableRawBufferPointer.allocate(byteCount: input.count, alignment: 1)
         defer { output.deallocate() }

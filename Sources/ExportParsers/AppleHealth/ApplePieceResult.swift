@@ -45,7 +45,7 @@ struct ApplePieceResult: Sendable {
         /// then counts them, records left out included.
         private let takesCensus: Bool
         /// Children of the root other than records that the selection leaves out (`elementsLeftOut(for:)`).
-        private let elementsLeftOut: [[UInt8]]
+        private let elementsLeftOut: [StaticString]
         /// What passed the selection of the current piece; grown to the largest piece.
         private var selected = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 

@@ -112,13 +112,16 @@ struct AppleRecordSelector: MarkupBytes {
     private var line = 1
 
     private let recordOpening: [UInt8] = Array("<Record type=\"".utf8)
-    private let recordName: [UInt8] = Array("Record".utf8)
-    private let workoutName: [UInt8] = Array("Workout".utf8)
+    // Names as static strings: setting `skipName` for each record left out then costs no
+    // reference counting (as arrays, a retain and a release each time).
+    private static var recordName: StaticString { "Record" }
+    private static var workoutName: StaticString { "Workout" }
     /// Children of the root other than records that are left out whole, by name (`elementsLeftOut(for:)`).
-    private let otherElementsLeftOut: [[UInt8]]
+    private let otherElementsLeftOut: [StaticString]
     /// The name of the element being left out or whose children are being read past (`Record`,
     /// or `Workout`), which its end tag must repeat.
-    private var skipName: [UInt8] = []
+    private var skipName: StaticString = ""
+    private var skipNameIsRecord: Bool { skipName.utf8Start == Self.recordName.utf8Start }
     /// Beyond this a type is not looked at (the record passes); Apple's longest is 58 bytes.
     static let typeLimit = 256
 
@@ -133,7 +136,7 @@ struct AppleRecordSelector: MarkupBytes {
     /// `otherElementsLeftOut`: names of other children of the root to leave out as records of
     /// types not asked for are, read for their structure only (`elementsLeftOut(for:)`).
     init(wantedTypes: [[UInt8]], insideRoot: Bool = false, reader: AppleHealthParser? = nil,
-         takesCensus: Bool = false, otherElementsLeftOut: [[UInt8]] = []) {
+         takesCensus: Bool = false, otherElementsLeftOut: [StaticString] = []) {
         precondition(reader == nil || insideRoot, "records are read only in a piece inside the root")
         self.otherElementsLeftOut = otherElementsLeftOut
         self.takesCensus = takesCensus
@@ -165,9 +168,9 @@ struct AppleRecordSelector: MarkupBytes {
     /// for, as `AppleHealthParser` decides: `ActivitySummary` always, `Workout` unless workouts
     /// are asked for. Left out, they cost a structure check instead of libxml2's parse (in a
     /// generated export they stand between the records, and kept libxml2 busy in most pieces).
-    static func elementsLeftOut(for metrics: MetricSet) -> [[UInt8]] {
-        var names = [Array("ActivitySummary".utf8)]
-        if metrics.isStepsOnly || !metrics.contains(.workouts) { names.append(Array("Workout".utf8)) }
+    static func elementsLeftOut(for metrics: MetricSet) -> [StaticString] {
+        var names: [StaticString] = ["ActivitySummary"]
+        if metrics.isStepsOnly || !metrics.contains(.workouts) { names.append(workoutName) }
         return names
     }
 
@@ -542,7 +545,7 @@ struct AppleRecordSelector: MarkupBytes {
         } else {
             // Its children, up to its end tag.
             skip = .content
-            skipName = typeEnd == nil ? workoutName : recordName
+            skipName = typeEnd == nil ? Self.workoutName : Self.recordName
             skipDepth = 1
             nestedMatch = -1
             skipLine = line
@@ -563,18 +566,18 @@ struct AppleRecordSelector: MarkupBytes {
 
     private mutating func startSkipping(_ base: Bytes, _ cursor: inout Cursor, open: Int, typeEnd: Int) {
         skippedRecords += 1
-        startSkipping(name: recordName, at: typeEnd + 1, &cursor)
+        startSkipping(name: Self.recordName, at: typeEnd + 1, &cursor)
     }
 
     /// Leaves out the child of the root named `name` whose `<` is at `open` (not a record: not
     /// counted as one).
-    private mutating func startSkipping(element name: [UInt8], _ cursor: inout Cursor, open: Int) {
-        startSkipping(name: name, at: open + 1 + name.count, &cursor)
+    private mutating func startSkipping(element name: StaticString, _ cursor: inout Cursor, open: Int) {
+        startSkipping(name: name, at: open + 1 + name.utf8CodeUnitCount, &cursor)
     }
 
     /// The skip of an element named `name`, from `from` inside its start tag (what is before it
     /// holds no line feed, and is dropped whole).
-    private mutating func startSkipping(name: [UInt8], at from: Int, _ cursor: inout Cursor) {
+    private mutating func startSkipping(name: StaticString, at from: Int, _ cursor: inout Cursor) {
         skip = .tag(quote: 0, slash: false)
         skipName = name
         skipDepth = 1
@@ -585,18 +588,17 @@ struct AppleRecordSelector: MarkupBytes {
 
     /// The name in `otherElementsLeftOut` of the child of the root whose `<` is at `open`; nil when
     /// it is none of them, `.some(nil)` when more bytes are needed to tell.
-    private func otherElementLeftOut(_ base: UnsafeRawPointer, at open: Int, end: Int) -> [UInt8]?? {
+    private func otherElementLeftOut(_ base: UnsafeRawPointer, at open: Int, end: Int) -> StaticString?? {
         for name in otherElementsLeftOut {
-            let after = open + 1 + name.count
+            let length = name.utf8CodeUnitCount
+            let after = open + 1 + length
             guard after < end else {
                 // Cut off: undecided if what there is could still be this name.
                 let available = max(0, end - open - 1)
-                if name.withUnsafeBytes({ memcmp(base + open + 1, $0.baseAddress!, min(available, name.count)) }) == 0 {
-                    return .some(nil)
-                }
+                if memcmp(base + open + 1, name.utf8Start, min(available, length)) == 0 { return .some(nil) }
                 continue
             }
-            guard name.withUnsafeBytes({ memcmp(base + open + 1, $0.baseAddress!, name.count) }) == 0 else { continue }
+            guard memcmp(base + open + 1, name.utf8Start, length) == 0 else { continue }
             let next = base.load(fromByteOffset: after, as: UInt8.self)
             if isSpace(next) || next == UInt8(ascii: "/") || next == UInt8(ascii: ">") { return .some(name) }
         }
@@ -733,7 +735,7 @@ struct AppleRecordSelector: MarkupBytes {
                 }
             case .endTag(let matched):
                 if byte == UInt8(ascii: ">") {
-                    if skipDepth == 1 && matched != skipName.count {
+                    if skipDepth == 1 && matched != skipName.utf8CodeUnitCount {
                     return failSkipping("the <\(skippedName)> of line \(skipLine) is closed by another end tag: tags are not balanced", &cursor, index: index)
                     }
                     skipDepth -= 1
@@ -741,9 +743,9 @@ struct AppleRecordSelector: MarkupBytes {
                 } else if byte == UInt8(ascii: "<") {
                     return failSkipping("'<' inside an end tag", &cursor, index: index)
                 } else if matched >= 0 {
-                    if matched < skipName.count && byte == skipName[matched] {
+                    if matched < skipName.utf8CodeUnitCount && byte == skipName.utf8Start[matched] {
                         state = .endTag(matched: matched + 1)
-                    } else if matched == skipName.count && isSpace(byte) {
+                    } else if matched == skipName.utf8CodeUnitCount && isSpace(byte) {
                         // White space before `>`.
                     } else {
                         state = .endTag(matched: -1)
@@ -783,9 +785,8 @@ struct AppleRecordSelector: MarkupBytes {
         guard let close = find(UInt8(ascii: ">"), base, from: start, to: end) else { return nil }
         var at = start
         if skipDepth == 1 {
-            let length = skipName.count
-            guard close - start >= length,
-                  skipName.withUnsafeBytes({ memcmp(base + start, $0.baseAddress!, length) }) == 0 else { return nil }
+            let length = skipName.utf8CodeUnitCount
+            guard close - start >= length, memcmp(base + start, skipName.utf8Start, length) == 0 else { return nil }
             at += length
             while at < close {
                 let byte = base.load(fromByteOffset: at, as: UInt8.self)
@@ -804,13 +805,13 @@ struct AppleRecordSelector: MarkupBytes {
 
     private mutating func failSkipping(_ problem: String, _ cursor: inout Cursor, index: Int) {
         cursor.read = index
-        let what = skipName == recordName ? "a <Record> of a type not asked for" : "a <\(skippedName)> not asked for"
+        let what = skipNameIsRecord ? "a <Record> of a type not asked for" : "a <\(skippedName)> not asked for"
         fail("\(problem), in \(what) (read for its structure only)",
              at: cursor.base + Int64(index))
     }
 
     /// The name of the element being left out, for messages.
-    private var skippedName: String { String(decoding: skipName, as: UTF8.self) }
+    private var skippedName: String { skipName.description }
 
     private mutating func fail(_ message: String, at offset: Int64) {
         guard failure == nil else { return }
