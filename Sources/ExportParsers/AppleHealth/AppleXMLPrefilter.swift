@@ -200,9 +200,16 @@ public struct AppleXMLPrefilter: Sendable {
         let second = (base + 16).loadUnaligned(as: SIMD16<UInt8>.self)
         let third = (base + 32).loadUnaligned(as: SIMD16<UInt8>.self)
         let fourth = (base + 48).loadUnaligned(as: SIMD16<UInt8>.self)
-        let below = low16(first) | low16(second) | low16(third) | low16(fourth)
-        guard ByteLanes.isAnySet(below) else { return false }
+        // The smallest byte of each lane first (three `pminub`), then one compare.
+        guard ByteLanes.isAnySet(low16(minimum(minimum(first, second), minimum(third, fourth)))) else { return false }
         return ByteLanes.isAnySet(control16(first) | control16(second) | control16(third) | control16(fourth))
+    }
+
+    /// The smaller byte of each lane. Written as a select, which is one `pminub`: `pointwiseMin`
+    /// was left as a call.
+    @inline(__always)
+    private static func minimum(_ a: SIMD16<UInt8>, _ b: SIMD16<UInt8>) -> SIMD16<UInt8> {
+        a.replacing(with: b, where: b .< a)
     }
 
     /// 0xFF for each byte below 0x20, else 0. Written one operation a line with literal bytes,
