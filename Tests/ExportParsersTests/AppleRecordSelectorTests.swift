@@ -294,7 +294,7 @@ import ExportInput
     @Test func aStructureErrorInAnElementLeftOutNamesIt() {
         let (_, selector) = Self.select(" <ActivitySummary a=\"1\" <b/>\n", insideRoot: true,
                                         leftOut: AppleRecordSelector.elementsLeftOut(for: .steps))
-        #expect(selector.failure?.message.contains("in a <ActivitySummary> not asked for") == true,
+        #expect(selector.failure?.message.contains("in a <ActivitySummary> read for its structure only") == true,
                 "\(String(describing: selector.failure))")
     }
 

@@ -121,7 +121,6 @@ struct AppleRecordSelector: MarkupBytes {
     /// The name of the element being left out or whose children are being read past (`Record`,
     /// or `Workout`), which its end tag must repeat.
     private var skipName: StaticString = ""
-    private var skipNameIsRecord: Bool { skipName.utf8Start == Self.recordName.utf8Start }
     /// Beyond this a type is not looked at (the record passes); Apple's longest is 58 bytes.
     static let typeLimit = 256
 
@@ -805,8 +804,7 @@ struct AppleRecordSelector: MarkupBytes {
 
     private mutating func failSkipping(_ problem: String, _ cursor: inout Cursor, index: Int) {
         cursor.read = index
-        let what = skipNameIsRecord ? "a <Record> of a type not asked for" : "a <\(skippedName)> not asked for"
-        fail("\(problem), in \(what) (read for its structure only)",
+        fail("\(problem), in a <\(skippedName)> read for its structure only",
              at: cursor.base + Int64(index))
     }
 
