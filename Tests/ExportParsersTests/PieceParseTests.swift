@@ -39,9 +39,10 @@ import TestSupport
         return outcome
     }
 
-    static func sequential(_ bytes: [UInt8], policy: InvalidRecordPolicy = .skip) -> Outcome {
+    static func sequential(_ bytes: [UInt8], policy: InvalidRecordPolicy = .skip, metrics: MetricSet = .steps) -> Outcome {
         outcome { sink throws(ExportError) in
-            try AppleHealthImport.readOnThisThread(MemoryStream(bytes), into: sink, invalidRecords: policy, progress: nil)
+            try AppleHealthImport.readOnThisThread(MemoryStream(bytes), into: sink, invalidRecords: policy, metrics: metrics,
+                                                   progress: nil)
         }
     }
 
@@ -235,6 +236,44 @@ import TestSupport
         #expect(errors > positions.count / 2, "most damage is an error")
     }
 
+    /// The reader leaves the body's control characters in the pieces: wherever one stands (in a
+    /// record read, left out or passed, a tag, a value, a comment, between records), the
+    /// selection or the check before a whole parse notices it, and the worker drops it as the
+    /// prefilter does on one thread. The same samples, counts, drops and errors.
+    @Test(arguments: ["\u{0B}", "\u{01}\u{1F}"])
+    func aControlCharacterAnywhereIsDroppedAsOneParserDrops(_ control: String) {
+        var fellBack = 0
+        var baselines: [Int] = []
+        for (seed, metrics) in [(UInt64(5), MetricSet.steps), (6, MetricSet.all)] {
+            var generator = ExportGenerator(seed: seed)
+            generator.appleIndent = true
+            generator.plainRecords = true
+            generator.recordsWithChildren = true
+            generator.controlsInSources = false
+            let bytes = Array(generator.document(elements: 40).utf8)
+            let base = PieceCounts()
+            _ = Self.inPieces(bytes, policy: .skip, workers: 2, pieceSize: 150, readSize: 333, counts: base, selectsRecords: true, metrics: metrics)
+            baselines.append(base.inOrder)
+            for position in Self.damagePositions(in: bytes, every: 7) {
+                let damaged = Self.damage(bytes, with: control, at: position)
+                // The generated heart-rate records have no unit: skipped with every metric.
+                let policy: InvalidRecordPolicy = metrics == .steps ? .fail : .skip
+                let expected = Self.sequential(damaged, policy: policy, metrics: metrics)
+                #expect(expected.error == nil && expected.droppedControlCharacters == control.utf8.count,
+                        "\(Array(control.utf8)) at \(position) is dropped")
+                let counts = PieceCounts()
+                let got = Self.inPieces(damaged, policy: policy, workers: 2, pieceSize: 150, readSize: 333, counts: counts,
+                                        selectsRecords: true, metrics: metrics)
+                #expect(got == expected, "\(Array(control.utf8)) at \(position), \(metrics)")
+                if counts.inOrder > 0 { fellBack += 1 }
+            }
+        }
+        #expect(baselines == [0, 0], "without a control character every piece stands alone")
+        // A control character the selection passed unnoticed would reach libxml2, which rejects
+        // it: the piece would fail and the rest be parsed in order, with the same result.
+        #expect(fellBack == 0, "the workers noticed and dropped every one")
+    }
+
     // MARK: - Real exports
 
     @Test(.needsSharedFixtures,
@@ -306,6 +345,8 @@ struct ExportGenerator {
     /// Whether step records are mostly written as Apple writes them (type first, on one line,
     /// sources without entities), so that the workers read them without libxml2 (`AppleRecordTag`).
     var plainRecords = false
+    /// Whether one of the sources holds a stray control character.
+    var controlsInSources = true
 
     init(seed: UInt64) {
         state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
@@ -322,7 +363,7 @@ struct ExportGenerator {
     private mutating func pick(_ count: Int) -> Int { Int(next() % UInt64(count)) }
 
     private mutating func stepRecord(value: String? = nil, close: String = "/>") -> String {
-        let sources = ["Anna’s iPhone", "Watch", "R&amp;D &lt;Pedometer&gt;", "", "Phone \u{0B}Two"]
+        let sources = ["Anna’s iPhone", "Watch", "R&amp;D &lt;Pedometer&gt;", "", controlsInSources ? "Phone \u{0B}Two" : "Phone Two"]
         var source = sources[pick(sources.count)]
         if plainRecords && source.contains("&") && pick(8) != 0 { source = "Ḿi Fit 𝄞" }
         let day = 1 + pick(28)

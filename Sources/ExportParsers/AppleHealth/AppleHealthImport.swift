@@ -127,6 +127,13 @@ public enum AppleHealthImport {
         var nextLine = 1
         // Parses in order from the first piece no worker could; nil while the workers keep up.
         var inOrder: AppleHealthParser?
+        // Drops the control characters of the pieces parsed in order (the reader leaves those of
+        // the body), and notes where, from the first such piece on; with its buffer.
+        var inOrderFilter = AppleXMLPrefilter.bodyFilter(at: 0)
+        var inOrderBytes = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+        defer { inOrderBytes.deallocate() }
+        // Those the workers dropped from the pieces whose results were used.
+        var droppedByWorkers = 0
         var reported: Int64 = 0
         do throws(ExportError) {
             while let (piece, slot, bytes, result) = try pieces.next() {
@@ -135,6 +142,7 @@ public enum AppleHealthImport {
                     result.replay(into: sink)
                     counts?.byWorkers += 1
                     counts?.recordsReadDirectly += result.recordsReadDirectly
+                    droppedByWorkers += result.droppedControlCharacters
                     statistics.add(result.statistics, lineShift: piece.index == 0 ? 0 : nextLine - 2)
                     nextLine += result.lineBreaks
                 } else {
@@ -154,13 +162,21 @@ public enum AppleHealthImport {
                                 try parser.feed(frame.prefix)
                             }
                             inOrder = parser
+                            inOrderFilter = AppleXMLPrefilter.bodyFilter(at: piece.filteredStart)
                         }
                         counts?.inOrder += 1
-                        try parser.feed(bytes)
+                        if inOrderBytes.count < bytes.count + AppleXMLPrefilter.maxGrowth {
+                            inOrderBytes.deallocate()
+                            inOrderBytes = .allocate(byteCount: bytes.count + AppleXMLPrefilter.maxGrowth, alignment: 16)
+                        }
+                        let count = inOrderFilter.filter(bytes, into: inOrderBytes)
+                        try parser.feed(UnsafeRawBufferPointer(rebasing: inOrderBytes[0..<count]))
                         if piece.isLast { try parser.finish() }
                     } catch {
                         let (filter, _) = pieces.stop()
-                        throw ExportError(filter.dropped.placing(error), at: location, expected: .appleHealth, grammar: "XML")
+                        // From libxml2's stream to the reader's output, then to the input.
+                        let placed = filter.dropped.placing(inOrderFilter.dropped.placing(error))
+                        throw ExportError(placed, at: location, expected: .appleHealth, grammar: "XML")
                     }
                 }
                 if piece.rawBytesRead > reported {
@@ -175,8 +191,9 @@ public enum AppleHealthImport {
         if let inOrder { statistics.add(inOrder.statistics, lineShift: 0) }
         let (filter, rawBytes) = pieces.stop()
         counts?.cutsAtLines = pieces.cutsAtLines
+        let dropped = filter.droppedControlCharacters + droppedByWorkers + inOrderFilter.droppedControlCharacters
         return AppleImportSummary(location: location, bytesRead: rawBytes, parse: statistics,
-                                  droppedControlCharacters: filter.droppedControlCharacters,
+                                  droppedControlCharacters: dropped,
                                   skippedDoctype: filter.skippedDoctype,
                                   healthKitExportVersion: filter.healthKitExportVersion)
     }

@@ -26,6 +26,9 @@ struct ApplePieceResult: Sendable {
     var lineBreaks = 0
     /// Records asked for that the selection read itself, without libxml2 (for tests).
     var recordsReadDirectly = 0
+    /// Control characters the worker dropped from the piece before parsing it: the reader leaves
+    /// those of the body in place (`AppleXMLPrefilter(dropsBodyControls:)`).
+    var droppedControlCharacters = 0
 
     init(failed: Bool = false) {
         self.failed = failed
@@ -48,6 +51,8 @@ struct ApplePieceResult: Sendable {
         private let elementsLeftOut: [StaticString]
         /// What passed the selection of the current piece; grown to the largest piece.
         private var selected = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+        /// A piece without its control characters; allocated for the first piece that has one.
+        private var clean = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
         /// `wantedTypes`: leave out, before libxml2, the top-level records of other types (nil: read all).
         init(policy: InvalidRecordPolicy, takesCensus: Bool = false, metrics: MetricSet = .steps,
@@ -61,6 +66,7 @@ struct ApplePieceResult: Sendable {
 
         deinit {
             selected.deallocate()
+            clean.deallocate()
         }
 
         /// Parses one piece: inside its frame unless it starts the document, closed with the root
@@ -77,11 +83,31 @@ struct ApplePieceResult: Sendable {
         /// (other elements, for their structure and counts). When such a piece also holds a record
         /// or workout libxml2 must read, it is selected and parsed again the plain way, so that
         /// every sample comes in document order.
+        ///
+        /// The reader leaves the body's control characters in the piece. The selection stops at
+        /// the first it meets (so does the check before a whole parse); the worker then drops them
+        /// all from a copy of the piece, as the prefilter would have, and parses that.
         func parse(_ bytes: UnsafeRawBufferPointer, _ piece: ParsePiece) -> ApplePieceResult {
+            if let result = parseUnlessControls(bytes, piece) { return result }
+            if clean.count < bytes.count + AppleXMLPrefilter.maxGrowth {
+                clean.deallocate()
+                clean = .allocate(byteCount: bytes.count + AppleXMLPrefilter.maxGrowth, alignment: 16)
+            }
+            var filter = AppleXMLPrefilter.bodyFilter(at: 0)
+            let count = filter.filter(bytes, into: clean)
+            // Without control characters, none stops the parse again.
+            var result = parseUnlessControls(UnsafeRawBufferPointer(rebasing: clean[0..<count]), piece)
+                ?? ApplePieceResult(failed: true)
+            result.droppedControlCharacters = filter.droppedControlCharacters
+            return result
+        }
+
+        /// `parse` of a piece, or nil when it holds a control character.
+        private func parseUnlessControls(_ bytes: UnsafeRawBufferPointer, _ piece: ParsePiece) -> ApplePieceResult? {
             if used { parser.reset() }
             used = true
             collector.start()
-            guard let wantedTypes else { return ApplePieceResult.parse(bytes, piece, parser: parser, collector: collector) }
+            guard let wantedTypes else { return parseWhole(bytes, piece) }
             if selected.count < bytes.count {
                 selected.deallocate()
                 selected = .allocate(byteCount: bytes.count, alignment: 16)
@@ -89,28 +115,51 @@ struct ApplePieceResult: Sendable {
             if piece.index > 0 && !piece.isLast {
                 let reading = AppleRecordSelector(wantedTypes: wantedTypes, insideRoot: true, reader: parser,
                                                   takesCensus: takesCensus, otherElementsLeftOut: elementsLeftOut)
-                if let result = selectAndParse(bytes, piece, reading) { return result }
+                switch selectAndParse(bytes, piece, reading) {
+                case .parsed(let result): return result
+                case .sawControl: return nil
+                case .needsWholeParse: break
+                }
                 parser.reset()
                 collector.start()
             }
             let plain = AppleRecordSelector(wantedTypes: wantedTypes, insideRoot: piece.index > 0, takesCensus: takesCensus,
                                             otherElementsLeftOut: elementsLeftOut)
-            if let result = selectAndParse(bytes, piece, plain) { return result }
+            switch selectAndParse(bytes, piece, plain) {
+            case .parsed(let result): return result
+            case .sawControl: return nil
+            case .needsWholeParse: break
+            }
             // Only a census stops a plain selection: a child of the root it cannot count as libxml2
             // does (the `ExportDate`, a record written another way). libxml2 reads the piece whole.
             parser.reset()
             collector.start()
+            return parseWhole(bytes, piece)
+        }
+
+        /// libxml2's parse of the whole piece, or nil when it holds a control character.
+        private func parseWhole(_ bytes: UnsafeRawBufferPointer, _ piece: ParsePiece) -> ApplePieceResult? {
+            guard !AppleXMLPrefilter.containsControl(bytes) else { return nil }
             return ApplePieceResult.parse(bytes, piece, parser: parser, collector: collector)
         }
 
-        /// Selects the piece into `selected` with `selector` and parses what passes; nil when the
-        /// selector, reading records, met one libxml2 must read (the piece is to be parsed plainly).
+        private enum Selected {
+            case parsed(ApplePieceResult)
+            /// The selector, reading records, met one libxml2 must read (the piece is to be
+            /// parsed plainly), or with a census a child it cannot count (parsed whole).
+            case needsWholeParse
+            /// The piece holds a control character.
+            case sawControl
+        }
+
+        /// Selects the piece into `selected` with `selector` and parses what passes.
         private func selectAndParse(_ bytes: UnsafeRawBufferPointer, _ piece: ParsePiece,
-                                    _ start: AppleRecordSelector) -> ApplePieceResult? {
+                                    _ start: AppleRecordSelector) -> Selected {
             var selector = start
             let count = selector.select(piece: bytes, into: selected)
-            guard selector.failure == nil else { return ApplePieceResult(failed: true) }
-            guard !selector.needsWholeParse else { return nil }
+            guard !selector.sawControl else { return .sawControl }
+            guard selector.failure == nil else { return .parsed(ApplePieceResult(failed: true)) }
+            guard !selector.needsWholeParse else { return .needsWholeParse }
             let blank = selector.passedOnlyBlanks ? selector.lineFeedsPassed : nil
             var result = ApplePieceResult.parse(UnsafeRawBufferPointer(rebasing: selected[0..<count]), piece,
                                                 parser: parser, collector: collector, blankLineFeeds: blank)
@@ -121,7 +170,7 @@ struct ApplePieceResult: Sendable {
             // The selection counted every child of the root, those left out too; the parser saw
             // only those that passed.
             if let census = selector.census { result.statistics.census = census }
-            return result
+            return .parsed(result)
         }
     }
 

@@ -66,11 +66,21 @@ struct AppleRecordSelector: MarkupBytes {
     private(set) var passedOnlyBlanks = true
     /// The line feeds read, each of which is written to the output.
     var lineFeedsPassed: Int { line - 1 }
+    /// Tags of elements left out that were not plain (`plainTagEnd`) and were read to their end by
+    /// `nextSpecial`: each is scanned to its `>` once (for tests).
+    private(set) var tagsNotPlain = 0
     /// Step records nested in records left out (the parser counts those it sees the same way).
     private(set) var nestedStepRecords = 0
     /// The structure error that stopped the selection, if any.
     private(set) var failure: ParseFailure?
-    /// A failure or `needsWholeParse`: the selection stopped. Tested once a markup (an optional
+    /// A control character (below 0x20, other than TAB, LF and CR) was met: the reader leaves them
+    /// in the body (`AppleXMLPrefilter(dropsBodyControls:)`), and the selection stops at the first,
+    /// for the worker to drop them all and select the piece again. Every byte the selection
+    /// passes, leaves out or reads is looked at for them, in the scans it makes anyway: the bytes
+    /// that stop a scan (`specials16`, `tagBytes16`, `typeStops16`) include every byte below 0x20,
+    /// and the tag reader finds a record asked for that holds one not plain.
+    private(set) var sawControl = false
+    /// A failure, `needsWholeParse` or `sawControl`: the selection stopped. Tested once a markup (an optional
     /// of a struct with strings is not free to test).
     private var stopped = false
 
@@ -372,6 +382,7 @@ struct AppleRecordSelector: MarkupBytes {
                     lineStart = cursor.base + Int64(cursor.read + offset) + 1
                 } else if byte != 0x20 && byte != 0x09 {
                     passedOnlyBlanks = false
+                    if AppleXMLPrefilter.isControl(byte) { noteControl() }
                 }
             }
             cursor.read = end
@@ -379,6 +390,9 @@ struct AppleRecordSelector: MarkupBytes {
             return
         }
         countLines(base.source, from: cursor.read, to: end, streamOffset: cursor.base + Int64(cursor.read))
+        if AppleXMLPrefilter.containsControl(UnsafeRawBufferPointer(start: base.source + cursor.read, count: count)) {
+            noteControl()
+        }
         if passedOnlyBlanks {
             var at = cursor.read
             while at < end {
@@ -421,7 +435,9 @@ struct AppleRecordSelector: MarkupBytes {
                 if stops != 0 {
                     let stop = at + stops.trailingZeroBitCount
                     // An entity could spell a wanted type another way, and a `<` is an error
-                    // libxml2 reports (the skip starts after the type): such a record passes.
+                    // libxml2 reports (the skip starts after the type): such a record passes. So
+                    // does one with a byte below 0x20 in its type, where the passing bytes are
+                    // looked at for control characters.
                     guard base.load(fromByteOffset: stop, as: UInt8.self) == UInt8(ascii: "\"") else { return .passes }
                     typeEnd = stop
                     break
@@ -439,6 +455,9 @@ struct AppleRecordSelector: MarkupBytes {
             }
             if find(UInt8(ascii: "&"), base, from: typeStart, to: found) != nil
                 || find(UInt8(ascii: "<"), base, from: typeStart, to: found) != nil { return .passes }
+            // A byte below 0x20 makes it pass too, as in the fast path: the passing bytes are
+            // looked at for control characters.
+            for at in typeStart..<found where base.load(fromByteOffset: at, as: UInt8.self) < 0x20 { return .passes }
             typeEnd = found
         }
         guard let quote = typeEnd else { return .passes }
@@ -555,6 +574,11 @@ struct AppleRecordSelector: MarkupBytes {
 
     /// The piece has a record or workout libxml2 must read among records read here: stops, for
     /// the worker to parse the piece as a whole (`needsWholeParse`).
+    private mutating func noteControl() {
+        sawControl = true
+        stopped = true
+    }
+
     private mutating func wholeParseNeeded() -> Bool {
         needsWholeParse = true
         stopped = true
@@ -613,6 +637,10 @@ struct AppleRecordSelector: MarkupBytes {
         // the 64 bytes of `specials` start (one bit a byte).
         var block = Int.min
         var specials: UInt64 = 0
+        // The tag being read was found not plain: it is read to its end by `nextSpecial`, so that
+        // no tag is scanned to its `>` more than once (a tag of many lines, or of many tabs,
+        // would otherwise be scanned again after each).
+        var plainTagFailed = false
         /// After an element of the record closed: whether it was the record itself, which ends
         /// the skip before `next`.
         func endsRecord(before next: Int) -> Bool {
@@ -625,7 +653,7 @@ struct AppleRecordSelector: MarkupBytes {
             // Fast paths: in a tag (most bytes of a record) and between tags, only the bytes
             // `isSpecial` names matter; the others are passed over without a look.
             switch state {
-            case .tag(quote: 0, slash: false) where nestedMatch < 0:
+            case .tag(quote: 0, slash: false) where nestedMatch < 0 && !plainTagFailed:
                 // Most tags are plain: their end found and checked at once, not byte by byte.
                 if let close = AppleRecordSelector.plainTagEnd(raw, from: index, to: end) {
                     if raw.load(fromByteOffset: close - 1, as: UInt8.self) == UInt8(ascii: "/") { skipDepth -= 1 }
@@ -634,6 +662,8 @@ struct AppleRecordSelector: MarkupBytes {
                     if endsRecord(before: index) { return }
                     continue
                 }
+                plainTagFailed = true
+                tagsNotPlain += 1
                 index = AppleRecordSelector.nextSpecial(raw, from: index, to: end, block: &block, bits: &specials)
             case .tag where nestedMatch < 0:
                 index = AppleRecordSelector.nextSpecial(raw, from: index, to: end, block: &block, bits: &specials)
@@ -654,6 +684,10 @@ struct AppleRecordSelector: MarkupBytes {
                 if case .tag(let quote, _) = state, quote == 0 { state = .tag(quote: 0, slash: false) }
                 nestedMatch = -1
                 continue
+            }
+            if AppleXMLPrefilter.isControl(byte) {
+                cursor.read = index
+                return noteControl()
             }
             switch state {
             case .tag(let quote, let slash):
@@ -702,6 +736,7 @@ struct AppleRecordSelector: MarkupBytes {
                         skipDepth += 1
                         nestedMatch = -1
                         state = .tag(quote: 0, slash: false)
+                        plainTagFailed = false
                         index += 2
                         continue
                     }
@@ -721,6 +756,7 @@ struct AppleRecordSelector: MarkupBytes {
                     }
                     nestedMatch = nestedStepPattern.isEmpty || byte != nestedStepPattern[0] ? -1 : 1
                     state = .tag(quote: 0, slash: false)
+                    plainTagFailed = false
                 } else {
                     return failSkipping("'<' not followed by a name", &cursor, index: index)
                 }
@@ -776,8 +812,8 @@ struct AppleRecordSelector: MarkupBytes {
         cursor.read = end
     }
 
-    /// The `>` of an end tag whose name starts at `start`, when it is plain: no `<` or line feed
-    /// before the `>`, and, for the end of the element being left out, its name, then only
+    /// The `>` of an end tag whose name starts at `start`, when it is plain: no `<` or byte below
+    /// 0x20 before the `>`, and, for the end of the element being left out, its name, then only
     /// white space. nil otherwise: the byte-by-byte reading decides.
     @inline(__always)
     private func plainEndTag(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int? {
@@ -796,7 +832,7 @@ struct AppleRecordSelector: MarkupBytes {
         }
         while at < close {
             let byte = base.load(fromByteOffset: at, as: UInt8.self)
-            if byte == UInt8(ascii: "<") || byte == 0x0A { return nil }
+            if byte == UInt8(ascii: "<") || byte < 0x20 { return nil }
             at += 1
         }
         return close
@@ -820,10 +856,11 @@ struct AppleRecordSelector: MarkupBytes {
 
     // MARK: - Bytes
 
-    /// The bytes the fast scan of a record left out stops at (all below 64): line feed, both
-    /// quotes, `<`, `>`. A literal, not a computed `static let`: that one cost a `swift_once` per byte.
+    /// The bytes the fast scan of a record left out stops at (all below 64): both quotes, `<`,
+    /// `>`, and every byte below 0x20 (line feeds, and control characters to notice). A literal,
+    /// not a computed `static let`: that one cost a `swift_once` per byte.
     @inline(__always)
-    private static var specialBytes: UInt64 { 0x5000_0084_0000_0400 }
+    private static var specialBytes: UInt64 { 0x5000_0084_FFFF_FFFF }
     static var specialBytesForTests: UInt64 { specialBytes }
 
     @inline(__always)
@@ -856,7 +893,8 @@ struct AppleRecordSelector: MarkupBytes {
     }
 
     /// The `>` that ends a tag read from `start` (outside quotes, past its name), when the tag is
-    /// plain: the bytes before it hold no `<`, `'`, line feed or other `>`, and an even number of
+    /// plain: the bytes before it hold no `<`, `'`, byte below 0x20 (a line feed or a control
+    /// character) or other `>`, and an even number of
     /// `"`, so that the `>` is outside quotes and the tag has no error the byte-by-byte reading
     /// would find. nil otherwise (and when there is no `>` before `end`): that reading decides.
     /// The bytes are looked at sixteen at a time (four times sixteen in a step), with no branch
@@ -897,7 +935,7 @@ struct AppleRecordSelector: MarkupBytes {
                 var odd = false
                 while at < close {
                     let byte = base.load(fromByteOffset: at, as: UInt8.self)
-                    if byte == 0x3C || byte == 0x27 || byte == 0x0A { return nil }
+                    if byte == 0x3C || byte == 0x27 || byte < 0x20 { return nil }
                     if byte == 0x22 { odd.toggle() }
                     at += 1
                 }
@@ -914,7 +952,8 @@ struct AppleRecordSelector: MarkupBytes {
     }
 
     /// Adds the sixteen bytes at `base` to a plain tag's scan: their `"` to `quotes` (a lane
-    /// flips for each), their `<`, `'` and line feeds to `others`.
+    /// flips for each), their `<`, `'` and bytes below 0x20 (line feeds, control characters) to
+    /// `others`.
     @inline(__always)
     private static func tagBytes16(_ base: UnsafeRawPointer, quotes: inout SIMD16<UInt8>, others: inout SIMD16<UInt8>) {
         // One operation a line, literal bytes: see `specials16`.
@@ -922,9 +961,9 @@ struct AppleRecordSelector: MarkupBytes {
         let quote = bytes .== SIMD16<UInt8>(repeating: 0x22)
         let open = bytes .== SIMD16<UInt8>(repeating: 0x3C)
         let apostrophe = bytes .== SIMD16<UInt8>(repeating: 0x27)
-        let lineFeed = bytes .== SIMD16<UInt8>(repeating: 0x0A)
+        let low = bytes .< SIMD16<UInt8>(repeating: 0x20)
         quotes ^= unsafeBitCast(quote, to: SIMD16<UInt8>.self)
-        others |= unsafeBitCast(open .| apostrophe .| lineFeed, to: SIMD16<UInt8>.self)
+        others |= unsafeBitCast(open .| apostrophe .| low, to: SIMD16<UInt8>.self)
     }
 
     /// `<Record type="` as two little-endian words: its first eight bytes and its last eight.
@@ -932,7 +971,7 @@ struct AppleRecordSelector: MarkupBytes {
     private static var openingTail: UInt64 { 0x223D_6570_7974_2064 }
 
     /// One bit for each of the 16 bytes at `base` that ends a type or makes its record pass:
-    /// `"`, `&`, `<`.
+    /// `"`, `&`, `<`, a byte below 0x20.
     @inline(__always)
     private static func typeStops16(_ base: UnsafeRawPointer) -> UInt64 {
         // One compare a line, with literal bytes: see `specials16`.
@@ -940,7 +979,8 @@ struct AppleRecordSelector: MarkupBytes {
         let quotes = bytes .== SIMD16<UInt8>(repeating: 0x22)
         let ampersands = bytes .== SIMD16<UInt8>(repeating: 0x26)
         let opens = bytes .== SIMD16<UInt8>(repeating: 0x3C)
-        return ByteLanes.bits(quotes .| ampersands .| opens)
+        let lows = bytes .< SIMD16<UInt8>(repeating: 0x20)
+        return ByteLanes.bits(quotes .| ampersands .| opens .| lows)
     }
 
     /// One bit for each special byte of the 16 at `base` (bit 0: the first byte): vector
@@ -954,8 +994,8 @@ struct AppleRecordSelector: MarkupBytes {
         let apostrophes = bytes .== SIMD16<UInt8>(repeating: 0x27)
         let opens = bytes .== SIMD16<UInt8>(repeating: 0x3C)
         let closes = bytes .== SIMD16<UInt8>(repeating: 0x3E)
-        let lineFeeds = bytes .== SIMD16<UInt8>(repeating: 0x0A)
-        let found = quotes .| apostrophes .| opens .| closes .| lineFeeds
+        let lows = bytes .< SIMD16<UInt8>(repeating: 0x20)
+        let found = quotes .| apostrophes .| opens .| closes .| lows
         return ByteLanes.bits(found)
     }
 

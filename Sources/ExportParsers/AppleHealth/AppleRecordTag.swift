@@ -13,7 +13,8 @@ import Glibc
 /// the values the parser reads (`type`, `sourceName`, `startDate`, `endDate`, `value`, `unit`,
 /// a workout's `duration` and `durationUnit`) no `&`
 /// (an entity to decode), no TAB, LF or CR (XML turns them into spaces), no other control
-/// character, only well-formed UTF-8 of characters XML allows; in every value no `<`. Anything
+/// character, only well-formed UTF-8 of characters XML allows; in every value no `<` and no
+/// control character (the reader leaves those in the body for the worker to drop). Anything
 /// else is `.notPlain` and the record goes to libxml2. The other values are checked as a record
 /// left out is (`--strict-xml` reads them all with libxml2).
 struct AppleRecordTag: MarkupBytes {
@@ -174,7 +175,7 @@ struct AppleRecordTag: MarkupBytes {
                 if !ascii && !AppleRecordTag.isXMLText(base, from: valueStart, to: at) { return .notPlain }
                 valueEnd = at
             } else {
-                // Another value: only its quote, `<` and line feeds matter.
+                // Another value: only its quote, `<`, line feeds and control characters matter.
                 var at = valueStart
                 while true {
                     at = AppleRecordSelector.nextSpecial(base, from: at, to: end, block: &block, bits: &specials)
@@ -183,6 +184,9 @@ struct AppleRecordTag: MarkupBytes {
                     if byte == quote { break }
                     if byte == UInt8(ascii: "<") { return .notPlain }
                     if byte == 0x0A { notice(base, at) }
+                    // A control character (the reader leaves them in the body): the record goes
+                    // to libxml2, after the worker dropped them (`AppleRecordSelector.sawControl`).
+                    if AppleXMLPrefilter.isControl(byte) { return .notPlain }
                     at += 1
                 }
                 valueEnd = at

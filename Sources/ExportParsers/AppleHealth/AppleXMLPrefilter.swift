@@ -7,6 +7,10 @@ import HealthDays
 /// `<!DOCTYPE ...>` declaration of the prolog (keeping its line breaks, so that line numbers
 /// in later errors still match the file) and drops C0 controls other than TAB, LF and CR.
 /// It is push-style: bytes can arrive in chunks of any size, split anywhere.
+///
+/// The reader of pieces filters only the prolog with it (`init(dropsBodyControls:)`); the body's
+/// control characters are dropped by the parse of each piece (`AppleRecordSelector.sawControl`,
+/// `bodyFilter(at:)`), so that the reader only inflates.
 public struct AppleXMLPrefilter: Sendable {
     private enum State: Sendable {
         /// Before the root element, between markup: looking for `<`.
@@ -61,8 +65,28 @@ public struct AppleXMLPrefilter: Sendable {
     private static let versionLabel: [UInt8] = Array("HealthKit Export Version:".utf8)
     /// Bytes written by earlier calls.
     private var emitted: Int64 = 0
+    /// Whether control characters after the prolog are dropped here. The reader of pieces
+    /// (`PieceParser`) leaves them to whoever reads each piece (`bodyFilter(at:)`): a parse worker's
+    /// selection notices them in the vector scans it makes anyway, so the reader only inflates.
+    private let dropsBodyControls: Bool
 
-    public init() {}
+    public init() {
+        dropsBodyControls = true
+    }
+
+    /// `dropsBodyControls`: false to filter the prolog only, and pass the body as it is.
+    init(dropsBodyControls: Bool) {
+        self.dropsBodyControls = dropsBodyControls
+    }
+
+    /// A filter past the prolog, for bytes of the body whose first byte is at `offset` in the
+    /// filtered stream: it drops control characters (and notes where, from `offset` on).
+    static func bodyFilter(at offset: Int64) -> AppleXMLPrefilter {
+        var filter = AppleXMLPrefilter()
+        filter.state = .body
+        filter.emitted = offset
+        return filter
+    }
 
     /// How much larger than the input the output of one call can be (bytes held back from an earlier call).
     public static let maxGrowth = 9
@@ -164,6 +188,10 @@ public struct AppleXMLPrefilter: Sendable {
     private mutating func copyBody(_ input: UnsafeRawBufferPointer, from start: Int, into writer: inout Writer) {
         let count = input.count
         guard start < count, let base = input.baseAddress else { return }
+        guard dropsBodyControls else {
+            writer.append(UnsafeRawBufferPointer(rebasing: input[start..<count]))
+            return
+        }
         var runStart = start
         var index = start
         while index < count {
@@ -177,7 +205,7 @@ public struct AppleXMLPrefilter: Sendable {
             let end = min(count, index + 8)
             while index < end {
                 let byte = base.load(fromByteOffset: index, as: UInt8.self)
-                if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
+                if AppleXMLPrefilter.isControl(byte) {
                     writer.append(UnsafeRawBufferPointer(rebasing: input[runStart..<index]))
                     droppedControlCharacters += 1
                     dropped.record(1, at: emitted + Int64(writer.count))
@@ -187,6 +215,33 @@ public struct AppleXMLPrefilter: Sendable {
             }
         }
         writer.append(UnsafeRawBufferPointer(rebasing: input[runStart..<count]))
+    }
+
+    /// Whether `bytes` hold a control character to drop (below 0x20, other than TAB, LF and CR).
+    static func containsControl(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let count = bytes.count
+        var index = 0
+        while index + 64 <= count {
+            if hasControl(base + index) {
+                // A TAB answers true too: the bytes themselves tell.
+                for offset in index..<(index + 64) where isControl(base.load(fromByteOffset: offset, as: UInt8.self)) {
+                    return true
+                }
+            }
+            index += 64
+        }
+        while index < count {
+            if isControl(base.load(fromByteOffset: index, as: UInt8.self)) { return true }
+            index += 1
+        }
+        return false
+    }
+
+    /// A control character this filter drops: below 0x20, other than TAB, LF and CR.
+    @inline(__always)
+    static func isControl(_ byte: UInt8) -> Bool {
+        byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D
     }
 
     /// Whether the 64 bytes at `base` may hold a control character to drop: false when every one
@@ -233,8 +288,7 @@ public struct AppleXMLPrefilter: Sendable {
     /// One byte of the prolog: comments, processing instructions and the XML declaration pass
     /// through (a `<` inside them is not the root), the DOCTYPE is dropped, wherever it stands.
     private mutating func step(_ byte: UInt8, into output: inout Writer) {
-        let isControl = byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D
-        if isControl {
+        if AppleXMLPrefilter.isControl(byte) {
             droppedControlCharacters += 1
             // After the bytes held back, which are written later.
             let held = if case .markupStart(let matched) = state { matched } else { 0 }

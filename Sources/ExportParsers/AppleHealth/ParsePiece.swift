@@ -1,5 +1,5 @@
 import HealthDays
-/// One piece of a filtered XML document as `PieceParser` hands it out: where it sits in the
+/// One piece of an XML document as `PieceParser` hands it out: where it sits in the
 /// document and how it may be parsed on its own.
 struct ParsePiece: Sendable {
     /// Position among the pieces, from 0.
@@ -11,7 +11,8 @@ struct ParsePiece: Sendable {
     let isLast: Bool
     /// Input bytes read (before filtering) by the time the piece was cut, for progress.
     let rawBytesRead: Int64
-    /// Where the piece starts in the filtered stream, to place failures.
+    /// Where the piece starts in the reader's output (the input with its prolog filtered; the
+    /// body's control characters still in), to place failures.
     let filteredStart: Int64
     /// What the piece is parsed inside (the first piece, which starts the document, only takes
     /// the suffix); nil while the root's start tag has not been read.

@@ -4,7 +4,9 @@ import ExportInput
 /// Reads, filters and cuts an Apple Health XML stream into pieces on one thread, parses the
 /// pieces on `workers` threads, and hands the results to the calling thread in document order.
 ///
-/// The reader fills a buffer with prefiltered bytes and cuts it at the first boundary that
+/// The reader fills a buffer with the input's bytes, their prolog prefiltered (the DOCTYPE and the
+/// prolog's control characters dropped; those of the body are left to whoever parses each piece,
+/// see `AppleXMLPrefilter(dropsBodyControls:)`), and cuts it at the first boundary that
 /// `TopLevelBoundaryScanner` finds past `pieceSize`; workers run `work` on each piece that stands
 /// alone. The pieces travel through a `BufferRing` of `12 * workers` buffers, which go back only
 /// through `recycle`, in order, so memory is bounded whatever the input, and the consumer can still
@@ -24,7 +26,7 @@ final class PieceParser<Outcome: Sendable>: @unchecked Sendable {
     private let pieceSize: Int
     /// Size of each read from the input.
     private let readSize: Int
-    private var filter = AppleXMLPrefilter()
+    private var filter = AppleXMLPrefilter(dropsBodyControls: false)
     private var rawBytes: Int64 = 0
     /// Pieces cut at a line that began like a child of the root (`childLine`), not where the
     /// scanner read every markup up to; read once the reader has stopped.
@@ -90,7 +92,7 @@ final class PieceParser<Outcome: Sendable>: @unchecked Sendable {
     private static var indentEvidence: Int { 16 }
 
     private func produce() throws(ExportError) {
-        var local = AppleXMLPrefilter()
+        var local = AppleXMLPrefilter(dropsBodyControls: false)
         var read: Int64 = 0
         defer {
             filter = local

@@ -154,10 +154,13 @@ struct TopLevelBoundaryScanner: MarkupBytes {
     }
 
     /// What a piece after the first is parsed inside: the declaration and the root's start tag on
-    /// one line (line breaks in them become spaces), then a line break, so that the piece starts on line 2.
+    /// one line (line breaks in them become spaces, control characters are dropped: the reader
+    /// leaves those of the body, and the start tag is), then a line break, so that the piece starts
+    /// on line 2.
     var piecePrefix: [UInt8]? {
         guard let rootStartTag else { return nil }
         var prefix = (declaration ?? []) + rootStartTag
+        prefix.removeAll { AppleXMLPrefilter.isControl($0) }
         for index in prefix.indices where prefix[index] == 0x0A || prefix[index] == 0x0D {
             prefix[index] = 0x20
         }
@@ -165,9 +168,10 @@ struct TopLevelBoundaryScanner: MarkupBytes {
         return prefix
     }
 
-    /// What closes a piece before the last: the root's end tag.
+    /// What closes a piece before the last: the root's end tag (without control characters, as
+    /// the prefix).
     var pieceSuffix: [UInt8]? {
-        rootName.map { Array("</".utf8) + $0 + [UInt8(ascii: ">")] }
+        rootName.map { Array("</".utf8) + $0.filter { !AppleXMLPrefilter.isControl($0) } + [UInt8(ascii: ">")] }
     }
 
     // MARK: - Markup
