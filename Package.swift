@@ -82,9 +82,15 @@ let package = Package(
             name: "CommandLineKit",
             dependencies: ["DisplayText"]
         ),
+        // Byte scans of XML markup in C, for what Swift's SIMD types do not give: a vector's lanes
+        // as a bit mask in one instruction, and AVX2 chosen at run time (x86-64; elsewhere the
+        // Swift scans serve).
+        .target(
+            name: "CMarkupScan"
+        ),
         .target(
             name: "ExportParsers",
-            dependencies: ["HealthDays", "StreamingText", "ExportInput", "Platform", "CLibXML2", "CSQLite"]
+            dependencies: ["HealthDays", "StreamingText", "ExportInput", "Platform", "CLibXML2", "CSQLite", "CMarkupScan"]
         ),
         // Typed wrappers for libcurl's variadic calls (Debian's libcurl4-openssl-dev), which
         // Swift cannot call directly.
@@ -152,7 +158,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExportParsersTests",
-            dependencies: ["ExportParsers", "ExportInput", "HealthDays", "TestSupport"]
+            dependencies: ["ExportParsers", "ExportInput", "HealthDays", "TestSupport", "CMarkupScan"]
         ),
         .testTarget(
             name: "HTTPClientTests",

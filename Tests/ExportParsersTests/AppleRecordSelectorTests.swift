@@ -1,5 +1,6 @@
 import Testing
 @testable import ExportParsers
+import CMarkupScan
 import HealthDays
 import ExportInput
 
@@ -202,6 +203,38 @@ import ExportInput
             }
         }
         #expect(long > 1000)
+    }
+
+    /// On x86-64 `plainTagEnd` is CMarkupScan's scan (AVX2 where the processor has it, else
+    /// SSE2); elsewhere `plainTagEndBySIMD16`. All three give the same answer for every start of
+    /// random tags of every length up to 300 bytes, and of tags without a `>`.
+    @Test func theCScanAndTheSwiftScanOfATagAgree() {
+        var state: UInt64 = 4242
+        let alphabet: [UInt8] = Array("ab\"'<>/\n= \t&".utf8) + [0x00, 0x0B, 0x1F, 0x20, 0x7F, 0x80, 0xFF]
+        var answered = 0
+        for round in 0..<1500 {
+            let length = 1 + round % 300
+            // Mostly plain bytes, a special one now and then, and a `>` near the end most times.
+            var bytes: [UInt8] = (0..<length).map { _ in
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                return state >> 59 < 1 ? alphabet[Int(state >> 33) % alphabet.count] : UInt8(ascii: "x")
+            }
+            if round % 5 != 0 { bytes[length - 1 - round % min(length, 7)] = UInt8(ascii: ">") }
+            if round % 3 == 0 { bytes[(round * 7) % length] = UInt8(ascii: "\"") }
+            bytes.withUnsafeBytes { raw in
+                for start in Set([0, 1, length / 2, max(0, length - 40)]) where start < length {
+                    let c = AppleRecordSelector.plainTagEnd(raw.baseAddress!, from: start, to: length)
+                    let swift = AppleRecordSelector.plainTagEndBySIMD16(raw.baseAddress!, from: start, to: length)
+                    #expect(c == swift, "\(bytes) from \(start)")
+                    #if arch(x86_64)
+                    let sse2 = stepimport_plain_tag_end_sse2(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), start, length)
+                    #expect((sse2 < 0 ? nil : sse2) == swift, "SSE2: \(bytes) from \(start)")
+                    #endif
+                    if c != nil { answered += 1 }
+                }
+            }
+        }
+        #expect(answered > 1000)
     }
 
     @Test func aTypeIsComparedWhole() {

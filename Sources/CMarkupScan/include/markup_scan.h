@@ -1,0 +1,30 @@
+// Byte scans of XML markup that need what Swift's SIMD types do not give: a vector's lanes as
+// a bit mask in one instruction, and AVX2 where the processor has it (chosen at run time).
+// x86-64 only; elsewhere the callers keep their Swift scans.
+#ifndef STEPIMPORT_MARKUP_SCAN_H
+#define STEPIMPORT_MARKUP_SCAN_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The offset from `base` of the `>` that ends a tag read from `start` (outside quotes, past its
+/// name), when the tag is plain: the bytes from `start` to that `>` (the first at or after
+/// `start`, before `end`) hold no `<`, no `'`, no byte below 0x20, and an even number of `"`,
+/// and there is at least one of them. -1 otherwise, and when no `>` comes before `end`. Reads no
+/// byte at or past `end`.
+long stepimport_plain_tag_end(const uint8_t *base, long start, long end);
+
+/// `stepimport_plain_tag_end` with SSE2 whatever the processor has (for tests).
+long stepimport_plain_tag_end_sse2(const uint8_t *base, long start, long end);
+
+/// Whether the AVX2 scans are used (always 0 but on x86-64).
+int stepimport_markup_scan_uses_avx2(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,143 @@
+// See include/markup_scan.h. Each scan is written once for SSE2 (every x86-64 processor) and
+// once for AVX2, and the first call picks the AVX2 one when the processor has it.
+#include "markup_scan.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+/// The rest of a tag byte by byte, from `i` (bytes of `p`), with the quotes counted so far.
+static long tag_end_bytes(const uint8_t *p, long start, long i, long n, unsigned parity) {
+    for (; i < n; i++) {
+        uint8_t b = p[i];
+        if (b == '>') {
+            if (i == 0) return -1;
+            return (parity & 1) ? -1 : start + i;
+        }
+        if (b == '<' || b == '\'' || b < 0x20) return -1;
+        if (b == '"') parity ^= 1;
+    }
+    return -1;
+}
+
+/// The answer of a block of a tag (bits of its lanes: its `>`, its `"`, its bytes that spoil a
+/// tag) that holds a `>` or a spoiling byte; -1 when the tag is not plain.
+static inline long tag_stop(uint64_t close, uint64_t quotes, uint64_t others, long start, long i,
+                            unsigned parity) {
+    if (!close) return -1;
+    uint64_t before = (close & (UINT64_C(0) - close)) - 1;
+    long at = start + i + __builtin_ctzll(close);
+    if (at == start || (others & before)) return -1;
+    parity ^= (unsigned)__builtin_parityll(quotes & before);
+    return (parity & 1) ? -1 : at;
+}
+
+/// The lanes of `v` that are `>`, `"`, and that spoil a tag (`<`, `'`, below 0x20), as bits.
+#define SSE2_LANES(v, close, quotes, others) do { \
+        __m128i low_ = _mm_cmpeq_epi8(_mm_min_epu8((v), _mm_set1_epi8(0x1F)), (v)); \
+        __m128i other_ = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8((v), _mm_set1_epi8('<')), \
+                                                   _mm_cmpeq_epi8((v), _mm_set1_epi8('\''))), low_); \
+        (close) = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8((v), _mm_set1_epi8('>'))); \
+        (quotes) = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8((v), _mm_set1_epi8('"'))); \
+        (others) = (uint32_t)_mm_movemask_epi8(other_); \
+    } while (0)
+
+static long plain_tag_end_sse2(const uint8_t *base, long start, long end) {
+    const uint8_t *p = base + start;
+    long n = end - start;
+    unsigned parity = 0;
+    long i = 0;
+    // 64 bytes a step, one test for the common block (no `>`, nothing that spoils the tag).
+    for (; i + 64 <= n; i += 64) {
+        uint64_t close = 0, quotes = 0, others = 0;
+        for (int part = 0; part < 4; part++) {
+            uint32_t c, q, o;
+            SSE2_LANES(_mm_loadu_si128((const __m128i *)(p + i + 16 * part)), c, q, o);
+            close |= (uint64_t)c << (16 * part);
+            quotes |= (uint64_t)q << (16 * part);
+            others |= (uint64_t)o << (16 * part);
+        }
+        if (close | others) return tag_stop(close, quotes, others, start, i, parity);
+        parity ^= (unsigned)__builtin_parityll(quotes);
+    }
+    for (; i + 16 <= n; i += 16) {
+        uint32_t c, q, o;
+        SSE2_LANES(_mm_loadu_si128((const __m128i *)(p + i)), c, q, o);
+        if (c | o) return tag_stop(c, q, o, start, i, parity);
+        parity ^= (unsigned)__builtin_parity(q);
+    }
+    return tag_end_bytes(p, start, i, n, parity);
+}
+
+/// `SSE2_LANES` for 32 bytes.
+#define AVX2_LANES(v, close, quotes, others) do { \
+        __m256i low_ = _mm256_cmpeq_epi8(_mm256_min_epu8((v), _mm256_set1_epi8(0x1F)), (v)); \
+        __m256i other_ = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8((v), _mm256_set1_epi8('<')), \
+                                                         _mm256_cmpeq_epi8((v), _mm256_set1_epi8('\''))), low_); \
+        (close) = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8((v), _mm256_set1_epi8('>'))); \
+        (quotes) = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8((v), _mm256_set1_epi8('"'))); \
+        (others) = (uint32_t)_mm256_movemask_epi8(other_); \
+    } while (0)
+
+__attribute__((target("avx2,popcnt,bmi")))
+static long plain_tag_end_avx2(const uint8_t *base, long start, long end) {
+    const uint8_t *p = base + start;
+    long n = end - start;
+    unsigned parity = 0;
+    long i = 0;
+    for (; i + 64 <= n; i += 64) {
+        uint32_t c0, q0, o0, c1, q1, o1;
+        AVX2_LANES(_mm256_loadu_si256((const __m256i *)(p + i)), c0, q0, o0);
+        AVX2_LANES(_mm256_loadu_si256((const __m256i *)(p + i + 32)), c1, q1, o1);
+        uint64_t close = (uint64_t)c1 << 32 | c0, quotes = (uint64_t)q1 << 32 | q0, others = (uint64_t)o1 << 32 | o0;
+        if (close | others) return tag_stop(close, quotes, others, start, i, parity);
+        parity ^= (unsigned)__builtin_parityll(quotes);
+    }
+    for (; i + 32 <= n; i += 32) {
+        uint32_t c, q, o;
+        AVX2_LANES(_mm256_loadu_si256((const __m256i *)(p + i)), c, q, o);
+        if (c | o) return tag_stop(c, q, o, start, i, parity);
+        parity ^= (unsigned)__builtin_parity(q);
+    }
+    return tag_end_bytes(p, start, i, n, parity);
+}
+
+typedef long (*tag_end_scan)(const uint8_t *, long, long);
+
+static int has_avx2(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("popcnt");
+}
+
+static tag_end_scan chosen_tag_end_scan(void) {
+    // Chosen once; a race between two first calls writes the same value.
+    static tag_end_scan chosen;
+    tag_end_scan scan = __atomic_load_n(&chosen, __ATOMIC_RELAXED);
+    if (!scan) {
+        scan = has_avx2() ? plain_tag_end_avx2 : plain_tag_end_sse2;
+        __atomic_store_n(&chosen, scan, __ATOMIC_RELAXED);
+    }
+    return scan;
+}
+
+long stepimport_plain_tag_end(const uint8_t *base, long start, long end) {
+    if (start >= end) return -1;
+    return chosen_tag_end_scan()(base, start, end);
+}
+
+long stepimport_plain_tag_end_sse2(const uint8_t *base, long start, long end) {
+    if (start >= end) return -1;
+    return plain_tag_end_sse2(base, start, end);
+}
+
+int stepimport_markup_scan_uses_avx2(void) {
+    return chosen_tag_end_scan() == plain_tag_end_avx2;
+}
+
+#else
+
+// Elsewhere the callers keep their Swift scans.
+int stepimport_markup_scan_uses_avx2(void) {
+    return 0;
+}
+
+#endif
