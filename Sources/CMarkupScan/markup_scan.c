@@ -101,27 +101,52 @@ static long plain_tag_end_avx2(const uint8_t *base, long start, long end) {
     return tag_end_bytes(p, start, i, n, parity);
 }
 
-typedef long (*tag_end_scan)(const uint8_t *, long, long);
-
-static int has_avx2(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("popcnt");
+/// The bytes the scan of a record left out stops at, among the 64 at `p`, as bits: `"`, `'`,
+/// `<`, `>`, and every byte below 0x20.
+static uint64_t special_bits_sse2(const uint8_t *p) {
+    uint64_t bits = 0;
+    for (int part = 0; part < 4; part++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + 16 * part));
+        __m128i low = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v);
+        __m128i quotes = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\'')));
+        __m128i angles = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('<')), _mm_cmpeq_epi8(v, _mm_set1_epi8('>')));
+        __m128i found = _mm_or_si128(_mm_or_si128(quotes, angles), low);
+        bits |= (uint64_t)(uint32_t)_mm_movemask_epi8(found) << (16 * part);
+    }
+    return bits;
 }
 
-static tag_end_scan chosen_tag_end_scan(void) {
-    // Chosen once; a race between two first calls writes the same value.
-    static tag_end_scan chosen;
-    tag_end_scan scan = __atomic_load_n(&chosen, __ATOMIC_RELAXED);
-    if (!scan) {
-        scan = has_avx2() ? plain_tag_end_avx2 : plain_tag_end_sse2;
-        __atomic_store_n(&chosen, scan, __ATOMIC_RELAXED);
+__attribute__((target("avx2,popcnt,bmi")))
+static uint64_t special_bits_avx2(const uint8_t *p) {
+    uint64_t bits = 0;
+    for (int part = 0; part < 2; part++) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(p + 32 * part));
+        __m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8(0x1F)), v);
+        __m256i quotes = _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\'')));
+        __m256i angles = _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('<')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8('>')));
+        __m256i found = _mm256_or_si256(_mm256_or_si256(quotes, angles), low);
+        bits |= (uint64_t)(uint32_t)_mm256_movemask_epi8(found) << (32 * part);
     }
-    return scan;
+    return bits;
+}
+
+/// 1 when the AVX2 scans are used, 0 when the SSE2 ones, -1 before the first call decides.
+static int avx2_chosen = -1;
+
+static int uses_avx2(void) {
+    // Decided once; two first calls at once write the same value.
+    int chosen = __atomic_load_n(&avx2_chosen, __ATOMIC_RELAXED);
+    if (chosen < 0) {
+        __builtin_cpu_init();
+        chosen = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("popcnt");
+        __atomic_store_n(&avx2_chosen, chosen, __ATOMIC_RELAXED);
+    }
+    return chosen;
 }
 
 long stepimport_plain_tag_end(const uint8_t *base, long start, long end) {
     if (start >= end) return -1;
-    return chosen_tag_end_scan()(base, start, end);
+    return uses_avx2() ? plain_tag_end_avx2(base, start, end) : plain_tag_end_sse2(base, start, end);
 }
 
 long stepimport_plain_tag_end_sse2(const uint8_t *base, long start, long end) {
@@ -129,8 +154,16 @@ long stepimport_plain_tag_end_sse2(const uint8_t *base, long start, long end) {
     return plain_tag_end_sse2(base, start, end);
 }
 
+uint64_t stepimport_special_bits(const uint8_t *p) {
+    return uses_avx2() ? special_bits_avx2(p) : special_bits_sse2(p);
+}
+
+uint64_t stepimport_special_bits_sse2(const uint8_t *p) {
+    return special_bits_sse2(p);
+}
+
 int stepimport_markup_scan_uses_avx2(void) {
-    return chosen_tag_end_scan() == plain_tag_end_avx2;
+    return uses_avx2();
 }
 
 #else

@@ -205,6 +205,33 @@ import ExportInput
         #expect(long > 1000)
     }
 
+    /// The bits of 64 bytes' special bytes: CMarkupScan's (as chosen, and SSE2 forced) and the
+    /// Swift scan's agree with a byte-by-byte test, with every byte value in every lane.
+    @Test func theCScanAndTheSwiftScanOfSpecialBytesAgree() {
+        var state: UInt64 = 99
+        for round in 0..<2048 {
+            var block = [UInt8](repeating: UInt8(ascii: "x"), count: 64)
+            for _ in 0..<(round % 9) {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                block[Int(state >> 58)] = UInt8(truncatingIfNeeded: state >> 20)
+            }
+            // Every byte value once in every lane over the rounds.
+            block[round % 64] = UInt8(truncatingIfNeeded: round / 8)
+            let expected = block.indices.reduce(UInt64(0)) { bits, index in
+                let byte = block[index]
+                let special = byte < 0x20 || byte == 0x22 || byte == 0x27 || byte == 0x3C || byte == 0x3E
+                return special ? bits | 1 << UInt64(index) : bits
+            }
+            block.withUnsafeBytes { raw in
+                #expect(AppleRecordSelector.specials64(raw.baseAddress!) == expected, "\(block)")
+                #expect(AppleRecordSelector.specials64BySIMD16(raw.baseAddress!) == expected, "\(block)")
+                #if arch(x86_64)
+                #expect(stepimport_special_bits_sse2(raw.baseAddress!.assumingMemoryBound(to: UInt8.self)) == expected, "\(block)")
+                #endif
+            }
+        }
+    }
+
     /// On x86-64 `plainTagEnd` is CMarkupScan's scan (AVX2 where the processor has it, else
     /// SSE2); elsewhere `plainTagEndBySIMD16`. All three give the same answer for every start of
     /// random tags of every length up to 300 bytes, and of tags without a `>`.

@@ -17,6 +17,14 @@ extern "C" {
 /// byte at or past `end`.
 long stepimport_plain_tag_end(const uint8_t *base, long start, long end);
 
+/// The bytes among the 64 at `p` that the scan of a record left out stops at, as bits (bit 0:
+/// the first byte): `"`, `'`, `<`, `>`, and every byte below 0x20 (line feeds, control
+/// characters). Reads exactly those 64 bytes.
+uint64_t stepimport_special_bits(const uint8_t *p);
+
+/// `stepimport_special_bits` with SSE2 whatever the processor has (for tests).
+uint64_t stepimport_special_bits_sse2(const uint8_t *p);
+
 /// `stepimport_plain_tag_end` with SSE2 whatever the processor has (for tests).
 long stepimport_plain_tag_end_sse2(const uint8_t *base, long start, long end);
 
