@@ -130,6 +130,34 @@ static uint64_t special_bits_avx2(const uint8_t *p) {
     return bits;
 }
 
+/// The first byte from `at` that ends a record's type or makes the record pass (`"`, `&`, `<`, a
+/// byte below 0x20), looked at in the 16-byte steps that fit before `limit`; -1 when none.
+static long type_stop_sse2(const uint8_t *base, long at, long limit) {
+    for (; at + 16 <= limit; at += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(base + at));
+        __m128i low = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v);
+        __m128i stops = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('&'))),
+                                     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('<')), low));
+        uint32_t bits = (uint32_t)_mm_movemask_epi8(stops);
+        if (bits) return at + __builtin_ctz(bits);
+    }
+    return -1;
+}
+
+__attribute__((target("avx2,popcnt,bmi")))
+static long type_stop_avx2(const uint8_t *base, long at, long limit) {
+    for (; at + 32 <= limit; at += 32) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(base + at));
+        __m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8(0x1F)), v);
+        __m256i stops = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8('&'))),
+                                        _mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('<')), low));
+        uint32_t bits = (uint32_t)_mm256_movemask_epi8(stops);
+        if (bits) return at + (long)_tzcnt_u32(bits);
+    }
+    // The 16 bytes that may be left: the same steps as the SSE2 scan.
+    return type_stop_sse2(base, at, limit);
+}
+
 /// 1 when the AVX2 scans are used, 0 when the SSE2 ones, -1 before the first call decides.
 static int avx2_chosen = -1;
 
@@ -152,6 +180,14 @@ long stepimport_plain_tag_end(const uint8_t *base, long start, long end) {
 long stepimport_plain_tag_end_sse2(const uint8_t *base, long start, long end) {
     if (start >= end) return -1;
     return plain_tag_end_sse2(base, start, end);
+}
+
+long stepimport_type_stop(const uint8_t *base, long start, long limit) {
+    return uses_avx2() ? type_stop_avx2(base, start, limit) : type_stop_sse2(base, start, limit);
+}
+
+long stepimport_type_stop_sse2(const uint8_t *base, long start, long limit) {
+    return type_stop_sse2(base, start, limit);
 }
 
 uint64_t stepimport_special_bits(const uint8_t *p) {

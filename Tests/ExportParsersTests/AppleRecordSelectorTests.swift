@@ -232,6 +232,34 @@ import ExportInput
         }
     }
 
+    /// The end of a record's type: CMarkupScan's scan (chosen and SSE2 forced) and the Swift
+    /// scan find the same first `"`, `&`, `<` or byte below 0x20, in the same steps of sixteen.
+    @Test func theCScanAndTheSwiftScanOfATypeAgree() {
+        var state: UInt64 = 2024
+        let stops: [UInt8] = [0x22, 0x26, 0x3C, 0x00, 0x0A, 0x1F]
+        var found = 0
+        for round in 0..<3000 {
+            let length = 1 + round % 120
+            var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+            for _ in 0..<(round % 3) {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                bytes[Int(state >> 33) % length] = stops[Int(state >> 20) % stops.count]
+            }
+            bytes.withUnsafeBytes { raw in
+                for start in Set([0, round % 17]) where start < length {
+                    let swift = AppleRecordSelector.typeStopBySIMD16(raw.baseAddress!, from: start, to: length)
+                    #expect(AppleRecordSelector.typeStop(raw.baseAddress!, from: start, to: length) == swift, "\(bytes) from \(start)")
+                    #if arch(x86_64)
+                    let sse2 = stepimport_type_stop_sse2(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), start, length)
+                    #expect((sse2 < 0 ? nil : sse2) == swift, "SSE2: \(bytes) from \(start)")
+                    #endif
+                    if swift != nil { found += 1 }
+                }
+            }
+        }
+        #expect(found > 1000)
+    }
+
     /// On x86-64 `plainTagEnd` is CMarkupScan's scan (AVX2 where the processor has it, else
     /// SSE2); elsewhere `plainTagEndBySIMD16`. All three give the same answer for every start of
     /// random tags of every length up to 300 bytes, and of tags without a `>`.

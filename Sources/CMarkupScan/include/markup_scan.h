@@ -17,6 +17,15 @@ extern "C" {
 /// byte at or past `end`.
 long stepimport_plain_tag_end(const uint8_t *base, long start, long end);
 
+/// The offset from `base` of the first byte at or after `start` that ends a record's type or
+/// makes the record pass: `"`, `&`, `<`, or a byte below 0x20, looked at sixteen bytes at a time
+/// as far as whole steps of sixteen fit before `limit` (the bytes after are not looked at); -1
+/// when none of them is one.
+long stepimport_type_stop(const uint8_t *base, long start, long limit);
+
+/// `stepimport_type_stop` with SSE2 whatever the processor has (for tests).
+long stepimport_type_stop_sse2(const uint8_t *base, long start, long limit);
+
 /// The bytes among the 64 at `p` that the scan of a record left out stops at, as bits (bit 0:
 /// the first byte): `"`, `'`, `<`, `>`, and every byte below 0x20 (line feeds, control
 /// characters). Reads exactly those 64 bytes.

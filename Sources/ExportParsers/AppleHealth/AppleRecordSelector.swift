@@ -112,6 +112,8 @@ struct AppleRecordSelector: MarkupBytes {
 
     /// The types whose records pass, longest first (compared by length, then bytes).
     private let wanted: [[UInt8]]
+    /// The last eight bytes of each of `wanted` as a little-endian word (0 for a shorter type).
+    private let wantedTails: [UInt64]
     private let longestWanted: Int
     /// `Record type="HKQuantityTypeIdentifierStepCount"` after a `<`, when step records are asked for.
     private let nestedStepPattern: [UInt8]
@@ -160,6 +162,9 @@ struct AppleRecordSelector: MarkupBytes {
         readsWorkouts = reader.map { !$0.metrics.isStepsOnly && $0.metrics.contains(.workouts) } ?? false
         lineShift = insideRoot ? 1 : 0
         wanted = wantedTypes
+        wantedTails = wantedTypes.map { type in
+            type.count >= 8 ? type.suffix(8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) } : 0
+        }
         longestWanted = wantedTypes.map(\.count).max() ?? 0
         let step = AppleHealthParser.stepType
         nestedStepPattern = wantedTypes.contains(step) ? Array("Record type=\"".utf8) + step + [UInt8(ascii: "\"")] : []
@@ -430,20 +435,13 @@ struct AppleRecordSelector: MarkupBytes {
             guard UInt64(littleEndian: base.loadUnaligned(fromByteOffset: open, as: UInt64.self)) == AppleRecordSelector.openingHead,
                   UInt64(littleEndian: base.loadUnaligned(fromByteOffset: open + 6, as: UInt64.self)) == AppleRecordSelector.openingTail
             else { return .passes }
-            var at = typeStart
-            while at + 16 <= limit {
-                let stops = AppleRecordSelector.typeStops16(base + at)
-                if stops != 0 {
-                    let stop = at + stops.trailingZeroBitCount
-                    // An entity could spell a wanted type another way, and a `<` is an error
-                    // libxml2 reports (the skip starts after the type): such a record passes. So
-                    // does one with a byte below 0x20 in its type, where the passing bytes are
-                    // looked at for control characters.
-                    guard base.load(fromByteOffset: stop, as: UInt8.self) == UInt8(ascii: "\"") else { return .passes }
-                    typeEnd = stop
-                    break
-                }
-                at += 16
+            if let stop = AppleRecordSelector.typeStop(base, from: typeStart, to: limit) {
+                // An entity could spell a wanted type another way, and a `<` is an error libxml2
+                // reports (the skip starts after the type): such a record passes. So does one
+                // with a byte below 0x20 in its type, where the passing bytes are looked at for
+                // control characters.
+                guard base.load(fromByteOffset: stop, as: UInt8.self) == UInt8(ascii: "\"") else { return .passes }
+                typeEnd = stop
             }
         } else {
             let available = min(opening.count, end - open)
@@ -469,7 +467,10 @@ struct AppleRecordSelector: MarkupBytes {
         guard isSpace(after) || after == UInt8(ascii: "/") || after == UInt8(ascii: ">") else { return .passes }
         let length = quote - typeStart
         if length <= longestWanted {
-            for type in wanted where type.count == length {
+            // The last eight bytes first: types of one length mostly differ there (Apple's
+            // `...HeartRate` and `...StepCount`), and the compare of the whole is a call.
+            let tail = length >= 8 ? UInt64(littleEndian: base.loadUnaligned(fromByteOffset: quote - 8, as: UInt64.self)) : 0
+            for (index, type) in wanted.enumerated() where type.count == length && wantedTails[index] == tail {
                 if type.withUnsafeBytes({ memcmp(base + typeStart, $0.baseAddress!, length) }) == 0 {
                     return .asked(typeEnd: quote)
                 }
@@ -984,6 +985,31 @@ struct AppleRecordSelector: MarkupBytes {
     /// `<Record type="` as two little-endian words: its first eight bytes and its last eight.
     private static var openingHead: UInt64 { 0x2064_726F_6365_523C }
     private static var openingTail: UInt64 { 0x223D_6570_7974_2064 }
+
+    /// The first byte from `start` that ends a type or makes its record pass (`typeStops16`),
+    /// looked at in the steps of sixteen bytes that fit before `limit`; nil when none. On x86-64
+    /// `stepimport_type_stop` (CMarkupScan), elsewhere `typeStopBySIMD16`.
+    @inline(__always)
+    static func typeStop(_ base: UnsafeRawPointer, from start: Int, to limit: Int) -> Int? {
+        #if arch(x86_64)
+        let stop = stepimport_type_stop(base.assumingMemoryBound(to: UInt8.self), start, limit)
+        return stop < 0 ? nil : stop
+        #else
+        return typeStopBySIMD16(base, from: start, to: limit)
+        #endif
+    }
+
+    /// `typeStop` in Swift's SIMD types, where CMarkupScan has no scan.
+    @inline(__always)
+    static func typeStopBySIMD16(_ base: UnsafeRawPointer, from start: Int, to limit: Int) -> Int? {
+        var at = start
+        while at + 16 <= limit {
+            let stops = typeStops16(base + at)
+            if stops != 0 { return at + stops.trailingZeroBitCount }
+            at += 16
+        }
+        return nil
+    }
 
     /// One bit for each of the 16 bytes at `base` that ends a type or makes its record pass:
     /// `"`, `&`, `<`, a byte below 0x20.
