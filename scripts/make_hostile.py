@@ -15,6 +15,8 @@ chunks, zips are deflated as they are written). The kinds and what each holds:
     long-string.json     a Health Connect JSON record whose source is a 100 MB string
     long-line.json       1 GiB of spaces on one line, then an empty JSON array
     long-line.xml        an Apple export whose root holds 1 GiB of spaces on one line
+    tall-tags.xml        an Apple export of 1 GiB of heart-rate records (a type nobody asked for)
+                         whose start tags have 20,000 attributes on as many lines, then steps
     bomb.zip             an Apple export.zip whose XML inflates to 1 GiB (about 1 MB deflated)
     many-entries.zip     100,000 empty entries and then the Apple export
     nested-deep.zip      the Apple export zipped inside a zip 5 times over
@@ -108,6 +110,17 @@ def long_line_xml(out) -> None:
     out.write(export(records=2)[len(HEAD.format(doctype="")):])
 
 
+def tall_tags_xml(out) -> None:
+    # A start tag of many lines is not plain; each was once scanned again to its `>` after every
+    # line feed and quote, quadratic in the tag (9 s for 9 MB).
+    tag = (' <Record type="HKQuantityTypeIdentifierHeartRate" '
+           + "".join(f'a{index}="b"\n' for index in range(20_000)) + '/>\n').encode()
+    out.write(HEAD.format(doctype="").encode())
+    for _ in range(max(1, BIG // len(tag))):
+        out.write(tag)
+    out.write(export(records=2)[len(HEAD.format(doctype="")):])
+
+
 def entry(name: str) -> zipfile.ZipInfo:
     info = zipfile.ZipInfo(name, FIXED_TIME)
     info.compress_type = zipfile.ZIP_DEFLATED
@@ -191,6 +204,7 @@ WRITERS = {
     "long-string.json": long_string_json,
     "long-line.json": long_line_json,
     "long-line.xml": long_line_xml,
+    "tall-tags.xml": tall_tags_xml,
     "bomb.zip": bomb,
     "many-entries.zip": many_entries,
     "nested-deep.zip": nested_deep,
@@ -198,8 +212,8 @@ WRITERS = {
     "bad-crc.zip": bad_crc,
 }
 
-STREAMED = {"deep.xml", "deep.json", "long-string.json", "long-line.json", "long-line.xml", "bomb.zip",
-            "many-entries.zip"}
+STREAMED = {"deep.xml", "deep.json", "long-string.json", "long-line.json", "long-line.xml", "tall-tags.xml",
+            "bomb.zip", "many-entries.zip"}
 
 
 def main(argv: list[str]) -> int:

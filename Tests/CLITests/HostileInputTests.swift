@@ -32,6 +32,7 @@ import Testing
         Case(kind: "long-line.json", command: "hc --input-format json -", status: 0,
              says: "no step records to total in this export", stdout: "No days with steps."),
         Case(kind: "long-line.xml", command: "apple -", status: 0, says: "2 step records", stdout: "2024-03-01"),
+        Case(kind: "tall-tags.xml", command: "apple \"$IN\"", status: 0, says: "2 step records", stdout: "2024-03-01"),
         Case(kind: "bomb.zip", command: "apple \"$IN\"", status: 0, says: "2 step records", stdout: "2024-03-01"),
         Case(kind: "many-entries.zip", command: "apple \"$IN\"", status: 0, says: "3 step records", stdout: "2024-03-01"),
         Case(kind: "nested-deep.zip", command: "apple \"$IN\"", status: 65,
