@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ExportParsers
 import CMarkupScan
@@ -203,6 +204,19 @@ import ExportInput
             }
         }
         #expect(long > 1000)
+    }
+
+    /// CMarkupScan picks its AVX2 scans exactly when the processor has AVX2 (with BMI1 and
+    /// POPCNT), as the kernel lists the processor's flags.
+    @Test func theAVX2ScansAreChosenWhenTheProcessorHasAVX2() throws {
+        let cpuinfo = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        let flags = cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") }.map { Set($0.split(separator: " ")) } ?? []
+        #if arch(x86_64)
+        let expected = flags.contains("avx2") && flags.contains("bmi1") && flags.contains("popcnt")
+        #else
+        let expected = false
+        #endif
+        #expect((stepimport_markup_scan_uses_avx2() != 0) == expected, "flags: \(flags.sorted().joined(separator: " "))")
     }
 
     /// The bits of 64 bytes' special bytes: CMarkupScan's (as chosen, and SSE2 forced) and the

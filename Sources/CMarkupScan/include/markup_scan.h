@@ -37,7 +37,8 @@ uint64_t stepimport_special_bits_sse2(const uint8_t *p);
 /// `stepimport_plain_tag_end` with SSE2 whatever the processor has (for tests).
 long stepimport_plain_tag_end_sse2(const uint8_t *base, long start, long end);
 
-/// Whether the AVX2 scans are used (always 0 but on x86-64).
+/// Whether the AVX2 scans are used: 1 on an x86-64 processor with AVX2, BMI1 and POPCNT, else 0
+/// (for tests).
 int stepimport_markup_scan_uses_avx2(void);
 
 #ifdef __cplusplus
