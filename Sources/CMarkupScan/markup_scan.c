@@ -32,12 +32,13 @@ static inline long tag_stop(uint64_t close, uint64_t quotes, uint64_t others, lo
 }
 
 /// The lanes of `v` that are `>`, `"`, and that spoil a tag (`<`, `'`, below 0x20), as bits.
-#define SSE2_LANES(v, close, quotes, others) do { \
-        __m128i low_ = _mm_cmpeq_epi8(_mm_min_epu8((v), _mm_set1_epi8(0x1F)), (v)); \
-        __m128i other_ = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8((v), _mm_set1_epi8('<')), \
-                                                   _mm_cmpeq_epi8((v), _mm_set1_epi8('\''))), low_); \
-        (close) = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8((v), _mm_set1_epi8('>'))); \
-        (quotes) = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8((v), _mm_set1_epi8('"'))); \
+#define SSE2_LANES(vector, close, quotes, others) do { \
+        __m128i v_ = (vector); \
+        __m128i low_ = _mm_cmpeq_epi8(_mm_min_epu8(v_, _mm_set1_epi8(0x1F)), v_); \
+        __m128i other_ = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v_, _mm_set1_epi8('<')), \
+                                                   _mm_cmpeq_epi8(v_, _mm_set1_epi8('\''))), low_); \
+        (close) = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v_, _mm_set1_epi8('>'))); \
+        (quotes) = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v_, _mm_set1_epi8('"'))); \
         (others) = (uint32_t)_mm_movemask_epi8(other_); \
     } while (0)
 
@@ -69,12 +70,13 @@ static long plain_tag_end_sse2(const uint8_t *base, long start, long end) {
 }
 
 /// `SSE2_LANES` for 32 bytes.
-#define AVX2_LANES(v, close, quotes, others) do { \
-        __m256i low_ = _mm256_cmpeq_epi8(_mm256_min_epu8((v), _mm256_set1_epi8(0x1F)), (v)); \
-        __m256i other_ = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8((v), _mm256_set1_epi8('<')), \
-                                                         _mm256_cmpeq_epi8((v), _mm256_set1_epi8('\''))), low_); \
-        (close) = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8((v), _mm256_set1_epi8('>'))); \
-        (quotes) = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8((v), _mm256_set1_epi8('"'))); \
+#define AVX2_LANES(vector, close, quotes, others) do { \
+        __m256i v_ = (vector); \
+        __m256i low_ = _mm256_cmpeq_epi8(_mm256_min_epu8(v_, _mm256_set1_epi8(0x1F)), v_); \
+        __m256i other_ = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v_, _mm256_set1_epi8('<')), \
+                                                         _mm256_cmpeq_epi8(v_, _mm256_set1_epi8('\''))), low_); \
+        (close) = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v_, _mm256_set1_epi8('>'))); \
+        (quotes) = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v_, _mm256_set1_epi8('"'))); \
         (others) = (uint32_t)_mm256_movemask_epi8(other_); \
     } while (0)
 
