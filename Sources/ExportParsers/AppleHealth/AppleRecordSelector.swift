@@ -591,13 +591,14 @@ struct AppleRecordSelector: MarkupBytes {
         return .read
     }
 
-    /// The piece has a record or workout libxml2 must read among records read here: stops, for
-    /// the worker to parse the piece as a whole (`needsWholeParse`).
+    /// A control character was met: stops, for the worker to drop them and select again (`sawControl`).
     private mutating func noteControl() {
         sawControl = true
         stopped = true
     }
 
+    /// The piece has a record or workout libxml2 must read among records read here: stops, for
+    /// the worker to parse the piece as a whole (`needsWholeParse`).
     private mutating func wholeParseNeeded() -> Bool {
         needsWholeParse = true
         stopped = true
@@ -916,9 +917,6 @@ struct AppleRecordSelector: MarkupBytes {
     /// character) or other `>`, and an even number of
     /// `"`, so that the `>` is outside quotes and the tag has no error the byte-by-byte reading
     /// would find. nil otherwise (and when there is no `>` before `end`): that reading decides.
-    /// The bytes are looked at sixteen at a time (four times sixteen in a step), with no branch
-    /// but the loop's; the last ones in one more load that ends at the `>` and overlaps bytes
-    /// already looked at, whose lanes are then left out.
     ///
     /// On x86-64 the scan is `stepimport_plain_tag_end` (CMarkupScan): the same rule, 32 bytes a
     /// step with AVX2 where the processor has it, else 16 with SSE2, the `>` found in the same
@@ -933,7 +931,10 @@ struct AppleRecordSelector: MarkupBytes {
         #endif
     }
 
-    /// `plainTagEnd` in Swift's SIMD types, where CMarkupScan has no scan.
+    /// `plainTagEnd` in Swift's SIMD types, where CMarkupScan has no scan: the `>` found by
+    /// `memchr`, then the bytes before it looked at sixteen at a time (four times sixteen in a
+    /// step), with no branch but the loop's; the last ones in one more load that ends at the `>`
+    /// and overlaps bytes already looked at, whose lanes are then left out.
     @inline(__always)
     static func plainTagEndBySIMD16(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> Int? {
         guard start < end, let found = memchr(base + start, 0x3E, end - start) else { return nil }
