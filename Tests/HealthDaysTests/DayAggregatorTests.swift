@@ -341,7 +341,7 @@ import TestSupport
 @Suite struct DuplicateSpillTests {
     /// A reproducible mix: samples, fractional and pre-1970 ones, day totals, wall clocks, with
     /// duplicates far apart from their first copy.
-    static func feed(_ aggregator: DayAggregator, count: Int) {
+    static func feed(_ aggregator: DayAggregator, count: Int, settling: Bool = false) {
         var state: UInt64 = 42
         func next() -> UInt64 {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -349,6 +349,7 @@ import TestSupport
         }
         var earlier: [(StepSample, String)] = []
         for index in 0..<count {
+            defer { if settling { aggregator.settle() } }
             if index % 7 == 3, !earlier.isEmpty {
                 // A copy of a sample seen long before.
                 let (sample, source) = earlier[Int(next() % UInt64(earlier.count))]
@@ -384,6 +385,41 @@ import TestSupport
         #expect(spilling.statistics == inMemory.statistics)
         #expect(spilling.dayTotals() == inMemory.dayTotals())
         #expect(spilling.dayTotals().count > 30)
+    }
+
+    /// Records are checked in batches (`DayAggregator.batchSize`); each way of reading the
+    /// results must first check the records still waiting, whatever their number, and a filter
+    /// that begins to spill within a batch must give what checking each record at once gives.
+    @Test(arguments: [DayAggregator.defaultInMemoryLimit, 7])
+    func everyReadSeesTheRecordsOfAnUnfinishedBatch(_ limit: Int) throws {
+        // Without a spill, `finish()` is not needed before reading (and is not called here).
+        let spills = limit < DayAggregator.defaultInMemoryLimit
+        for count in [1, 5, DayAggregator.batchSize - 1, DayAggregator.batchSize, DayAggregator.batchSize + 1, 45] {
+            // The reference settles after every record: checks it at once.
+            let reference = DayAggregator(rule: .recordedOffset, inMemoryLimit: limit)
+            Self.feed(reference, count: count, settling: true)
+            try reference.finish()
+            let expected = (reference.statistics, reference.dayTotals(), reference.sourceDayTotals())
+            #expect(expected.0.samples == count)
+
+            let statisticsFirst = DayAggregator(rule: .recordedOffset, inMemoryLimit: limit)
+            Self.feed(statisticsFirst, count: count)
+            if spills { try statisticsFirst.finish() }
+            #expect(statisticsFirst.statistics == expected.0, "\(count) records")
+            let totalsFirst = DayAggregator(rule: .recordedOffset, inMemoryLimit: limit)
+            Self.feed(totalsFirst, count: count)
+            if spills { try totalsFirst.finish() }
+            #expect(totalsFirst.dayTotals() == expected.1, "\(count) records")
+            let sourcesFirst = DayAggregator(rule: .recordedOffset, inMemoryLimit: limit)
+            Self.feed(sourcesFirst, count: count)
+            if spills { try sourcesFirst.finish() }
+            #expect(sourcesFirst.sourceDayTotals().sorted(by: Self.order) == expected.2.sorted(by: Self.order),
+                    "\(count) records")
+        }
+    }
+
+    private static func order(_ lhs: SourceDayTotal, _ rhs: SourceDayTotal) -> Bool {
+        (lhs.date, lhs.source) < (rhs.date, rhs.source)
     }
 
     @Test func finishingTwiceChangesNothing() throws {

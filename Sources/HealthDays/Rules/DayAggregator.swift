@@ -72,17 +72,45 @@ public final class DayAggregator: StepSink {
         consider(SampleRecord(day: date, steps: steps, source: sources.id(forUTF8: sourceUTF8)))
     }
 
+    /// Records wait here in batches of `batchSize` before their duplicate check, so that the
+    /// filter can have their table slots fetched together (`DuplicateFilter.touch`). Every method
+    /// that reads the results settles the batch first. The records are checked in the order they
+    /// came, so the results are those of checking each at once.
+    private let pending = UnsafeMutablePointer<SampleRecord>.allocate(capacity: DayAggregator.batchSize)
+    @exclusivity(unchecked) private var pendingCount = 0
+    /// Sixteen: about as many cache misses as a core keeps in flight. (Fetching the next batch's
+    /// slots while checking this one was no faster: the loads hold up the checks after them.)
+    static let batchSize = 16
+
+    deinit {
+        pending.deallocate()
+    }
+
+    @inline(__always)
     private func consider(_ record: SampleRecord) {
-        switch duplicates.check(record) {
-        case .new: bucket(record)
-        case .duplicate: stats.duplicates += 1
-        case .deferred: finished = false
+        (pending + pendingCount).initialize(to: record)
+        pendingCount += 1
+        if pendingCount == DayAggregator.batchSize { settle() }
+    }
+
+    /// Checks and buckets the records waiting, in order.
+    func settle() {
+        let batch = UnsafeBufferPointer(start: pending, count: pendingCount)
+        pendingCount = 0
+        duplicates.touch(batch)
+        for record in batch {
+            switch duplicates.check(record) {
+            case .new: bucket(record)
+            case .duplicate: stats.duplicates += 1
+            case .deferred: finished = false
+            }
         }
     }
 
     /// Ends the input. Needed (and only then doing any work) when the duplicate check spilled to
     /// disk; it fails when the temporary files could not be written or read.
     public func finish() throws(ExportError) {
+        settle()
         guard !finished else { return }
         stats.duplicates += try duplicates.drain { bucket($0) }
         finished = true
@@ -118,6 +146,7 @@ public final class DayAggregator: StepSink {
 
     /// What was seen so far.
     public var statistics: AggregationStats {
+        settle()
         precondition(finished, "DayAggregator.finish() must be called before the statistics are read")
         var result = stats
         result.offsets = offsets.sorted
@@ -127,6 +156,7 @@ public final class DayAggregator: StepSink {
 
     /// Every source's rounded total per day, in no particular order.
     public func sourceDayTotals() -> [SourceDayTotal] {
+        settle()
         precondition(finished, "DayAggregator.finish() must be called before the totals are read")
         var totals: [SourceDayTotal] = []
         totals.reserveCapacity(sums.count)
@@ -144,6 +174,7 @@ public final class DayAggregator: StepSink {
     /// and a dictionary of arrays by day (an export spanning many days peaked higher than its parse).
     /// Each day's sources then go through the one rule, `DayTotal(highestSourceOn:among:)`.
     public func dayTotals(in range: ClosedRange<LocalDate>? = nil) -> [DayTotal] {
+        settle()
         precondition(finished, "DayAggregator.finish() must be called before the totals are read")
         var kept: [(day: Int32, source: Int32, steps: Int)] = []
         sums.forEach { day, source, sum in

@@ -46,6 +46,22 @@ final class DuplicateFilter {
         self.budget = budget
     }
 
+    /// What `touch` read, kept so that its loads are not left out.
+    @exclusivity(unchecked) private var touched: UInt64 = 0
+
+    /// Has the processor fetch, all at once, the table slots that checking `records` will look
+    /// at first. Each check of a table of several megabytes otherwise waits on a cache miss of
+    /// its own (77% of the check's time on a 1 GB export, perf annotate); the aggregator calls
+    /// this for a batch of records before checking them in order.
+    func touch(_ records: UnsafeBufferPointer<SampleRecord>) {
+        guard spill == nil else { return }
+        var words: UInt64 = 0
+        for record in records {
+            if let key = PackedSampleKey(record) { words ^= packed.touch(key) }
+        }
+        touched ^= words
+    }
+
     func check(_ record: SampleRecord) -> Verdict {
         if let spill {
             if spillError == nil {

@@ -45,12 +45,27 @@ final class PackedKeySet {
         key.sourceAndStart == 0 && key.lengthAndValue == 0
     }
 
+    /// The slot where the search for `key` begins: its hash.
+    @inline(__always)
+    private func home(_ key: PackedSampleKey) -> Int {
+        let product = (key.sourceAndStart ^ seed0).multipliedFullWidth(by: key.lengthAndValue ^ seed1)
+        return Int(truncatingIfNeeded: product.high ^ product.low) & mask
+    }
+
+    /// Reads the first word of `key`'s home slot and returns it: called for several keys in a
+    /// row, before they are inserted, it has the processor fetch their slots from memory at once
+    /// rather than one after the other (Swift has no prefetch instruction; a load whose result
+    /// is used is the way to have one issued).
+    @inline(__always)
+    func touch(_ key: PackedSampleKey) -> UInt64 {
+        slots[home(key)].sourceAndStart
+    }
+
     /// The slot that holds `key`, or the free slot where it goes: from its hash, the next slots
     /// in turn.
     @inline(__always)
     private func probe(_ key: PackedSampleKey) -> Int {
-        let product = (key.sourceAndStart ^ seed0).multipliedFullWidth(by: key.lengthAndValue ^ seed1)
-        var index = Int(truncatingIfNeeded: product.high ^ product.low) & mask
+        var index = home(key)
         while case let held = slots[index], !PackedKeySet.isZero(held), held != key {
             index = (index + 1) & mask
         }
