@@ -140,6 +140,119 @@ import ExportInput
         #expect(agreed == 20_000)
     }
 
+    // MARK: - Apple's form
+
+    /// Reads `bytes` as a record's tag both ways: through Apple's form first (as the selector
+    /// does) and through the general reading alone. What a reading gives: the outcome, the
+    /// attributes, where the tag closes, whether it is empty and its line feeds.
+    static func bothWays(_ bytes: [UInt8]) -> (apple: String, general: String, tookAppleForm: Bool)? {
+        guard bytes.count > 14, let typeEnd = bytes[14...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+        func reading(_ appleForm: Bool) -> (String, Bool) {
+            Self.withTag { tag, buffer in bytes.withUnsafeBytes { raw in
+                let base = raw.baseAddress!
+                let outcome = tag.read(base, record: 0, typeStart: 14, typeEnd: typeEnd, end: bytes.count,
+                                       appleForm: appleForm)
+                var text = "\(outcome)"
+                if outcome == .read {
+                    for index in 0..<tag.attributeCount {
+                        let start = UnsafeRawPointer(buffer[index * 5 + 3]!) - base
+                        let end = UnsafeRawPointer(buffer[index * 5 + 4]!) - base
+                        text += " " + String(cString: buffer[index * 5]!) + "=" + "\(bytes[start..<end])"
+                    }
+                    text += " close \(tag.close) empty \(tag.isEmpty) lines \(tag.lineFeeds) last \(tag.lastLineFeed)"
+                }
+                return (text, tag.readInAppleFormLast)
+            } }
+        }
+        let apple = reading(true)
+        return (apple.0, reading(false).0, apple.1)
+    }
+
+    static let appleTags = [
+        "<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Anna’s iPhone\" sourceVersion=\"17.1\" "
+            + "device=\"&lt;&lt;HKDevice: 0x2834&gt;, name:iPhone&gt;\" unit=\"count\" creationDate=\"2024-01-01 10:05:00 +0100\" "
+            + "startDate=\"2024-01-01 10:00:00 +0100\" endDate=\"2024-01-01 10:05:00 +0100\" value=\"42\"/>\n",
+        "<Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"Mi Fit\" sourceVersion=\"202311291740\" unit=\"count\" "
+            + "creationDate=\"2024-01-01 11:12:34 +0100\" startDate=\"2024-01-01 08:00:00 +0100\" "
+            + "endDate=\"2024-01-01 08:09:59 +0100\" value=\"397\"/>\n </HealthData>\n",
+        "<Record type=\"HKQuantityTypeIdentifierHeartRate\" sourceName=\"Watch\" unit=\"count/min\" "
+            + "startDate=\"2024-01-01 00:03:41 +0100\" endDate=\"2024-01-01 00:03:41 +0100\" value=\"51\">\n"
+            + "  <MetadataEntry key=\"HKMetadataKeyHeartRateMotionContext\" value=\"0\"/>\n </Record>\n",
+    ]
+
+    /// The names Apple writes are each told apart, and a byte changed anywhere in one (or in its
+    /// `="`) makes it no name of Apple's form.
+    @Test func appleNamesAreToldApartByTheirWholeBytes() {
+        let names: [(String, Bool)] = [("sourceName", true), ("sourceVersion", false), ("device", false), ("unit", true),
+                                       ("creationDate", false), ("startDate", true), ("endDate", true), ("value", true)]
+        var bits: UInt32 = 0
+        func words(_ bytes: [UInt8]) -> (UInt64, UInt64) {
+            let padded = bytes + [UInt8](repeating: UInt8(ascii: "x"), count: 16)
+            return padded.withUnsafeBytes { ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) }
+        }
+        for (name, read) in names {
+            let bytes = Array((name + "=\"").utf8)
+            let (word0, word1) = words(bytes)
+            guard let known = AppleRecordTag.appleName(word0, word1) else {
+                Issue.record("\(name) not known")
+                continue
+            }
+            #expect(known.length == bytes.count, "\(name)")
+            #expect(known.read.map { String(cString: $0) } == (read ? name : nil), "\(name)")
+            #expect(bits & known.bit == 0, "\(name)'s bit is its own")
+            bits |= known.bit
+            for position in bytes.indices {
+                for replacement in [UInt8(ascii: "a"), UInt8(ascii: "X"), UInt8(ascii: "'"), UInt8(ascii: " "), 0] {
+                    var changed = bytes
+                    guard changed[position] != replacement else { continue }
+                    changed[position] = replacement
+                    let (changed0, changed1) = words(changed)
+                    #expect(AppleRecordTag.appleName(changed0, changed1) == nil, "\(name), byte \(position)")
+                }
+            }
+        }
+        #expect(AppleRecordTag.appleName(words(Array("type=\"".utf8)).0, words(Array("type=\"".utf8)).1) == nil)
+    }
+
+    /// Apple's tags are read in Apple's form; tags changed byte by byte and cut anywhere are read
+    /// exactly as the general reading reads them (a tag Apple's form cannot decide goes there).
+    @Test func appleFormReadsWhatTheGeneralReadingReads() {
+        for text in Self.appleTags {
+            let both = Self.bothWays(Array(text.utf8))
+            #expect(both?.tookAppleForm == true, "\(text)")
+            #expect(both?.apple == both?.general, "\(text)")
+            #expect(both?.apple.hasPrefix("read") == true)
+        }
+        let alphabet: [UInt8] = Array(" \"'<>/=&\n\t\u{1}aNVdeu".utf8) + [0xC3, 0xA4, 0xFF]
+        var state: UInt64 = 7
+        func next() -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        var compared = 0
+        var appleForm = 0
+        for round in 0..<30_000 {
+            var bytes = Array(Self.appleTags[round % Self.appleTags.count].utf8)
+            // One to three bytes changed past the type (or none), then maybe cut.
+            for _ in 0..<(round % 4) {
+                let position = 50 + next() % (bytes.count - 50)
+                switch next() % 3 {
+                case 0: bytes[position] = alphabet[next() % alphabet.count]
+                case 1: bytes.insert(alphabet[next() % alphabet.count], at: position)
+                default: bytes.remove(at: position)
+                }
+            }
+            if round % 5 == 4 { bytes = Array(bytes.prefix(40 + next() % (bytes.count - 40))) }
+            guard let both = Self.bothWays(bytes) else { continue }
+            #expect(both.apple == both.general, "\(String(decoding: bytes, as: UTF8.self))")
+            compared += 1
+            if both.tookAppleForm { appleForm += 1 }
+        }
+        #expect(compared > 29_000)
+        #expect(appleForm > 8_000, "most tags changed in a value or not at all are still Apple's form")
+        #expect(appleForm < compared - 8_000, "many changed tags are not")
+    }
+
     // MARK: - Through the pieces
 
     /// Documents in Apple's form, with invalid records, non-ASCII sources, stray control
