@@ -476,10 +476,13 @@ public final class AppleHealthParser {
         return UnsafeRawBufferPointer(start: start, count: end - start)
     }
 
+    /// Whether an attribute's name is `expected`. The names `AppleRecordTag` hands over are
+    /// literals of this module, which the linker keeps once: the same address tells at once.
     @inline(__always)
     func isNamed(_ name: UnsafePointer<xmlChar>, _ expected: StaticString) -> Bool {
-        strcmp(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self),
-               UnsafeRawPointer(expected.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+        name == expected.utf8Start
+            || strcmp(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self),
+                      UnsafeRawPointer(expected.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
     }
 
     func attributeValue(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, _ count: Int,
