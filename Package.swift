@@ -92,11 +92,11 @@ let package = Package(
             name: "ExportParsers",
             dependencies: ["HealthDays", "StreamingText", "ExportInput", "Platform", "CLibXML2", "CSQLite", "CMarkupScan"]
         ),
-        // Typed wrappers for libcurl's variadic calls (Debian's libcurl4-openssl-dev), which
-        // Swift cannot call directly.
+        // libcurl (Debian's libcurl4-openssl-dev for its headers), opened with dlopen when first
+        // needed rather than linked, and typed wrappers for its variadic calls, which Swift
+        // cannot call directly.
         .target(
-            name: "CCurlShim",
-            linkerSettings: [.linkedLibrary("curl")]
+            name: "CCurlShim"
         ),
         // The commit a build was made from, given on the command line by `scripts/package`
         // (-Xcc -DSTEPIMPORT_COMMIT=...), for `stepimport --version`.

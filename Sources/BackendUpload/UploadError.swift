@@ -49,7 +49,7 @@ extension UploadError {
             return .unavailable(error.description)
         case .tls:
             return .unavailable(error.description + " (for a private CA, pass --cacert FILE)")
-        case .invalidURL, .insecureURL, .invalidOptions:
+        case .invalidURL, .insecureURL, .invalidOptions, .libcurlMissing:
             return .configuration(error.description)
         case .redirectRefused, .responseTooLarge:
             return .protocolViolation(error.description)

@@ -20,41 +20,41 @@ final class CurlSession {
     }
 
     deinit {
-        curl_easy_cleanup(handle)
+        ccurl_easy_cleanup(handle)
         errorBuffer.deallocate()
     }
 
     /// Sends `request` to `address` and waits for the whole answer.
     func perform(_ request: HTTPRequest, to address: ServerAddress, headerLines: [String]) throws(HTTPClientError) -> HTTPResponse {
-        curl_easy_reset(handle)
+        ccurl_easy_reset(handle)
 
         var headerList: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(headerList) }
+        defer { ccurl_slist_free_all(headerList) }
         for line in headerLines {
-            guard let appended = curl_slist_append(headerList, line) else {
+            guard let appended = ccurl_slist_append(headerList, line) else {
                 throw .other(host: address.display, detail: "out of memory building the request headers")
             }
             headerList = appended
         }
 
         var connectTo: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(connectTo) }
+        defer { ccurl_slist_free_all(connectTo) }
         if let port = options.testingConnectionPort {
-            connectTo = curl_slist_append(nil, "::127.0.0.1:\(port)")
+            connectTo = ccurl_slist_append(nil, "::127.0.0.1:\(port)")
         }
 
         let collector = ResponseCollector(maxBodyBytes: options.maxResponseBytes)
         let context = Unmanaged.passRetained(collector)
         defer { context.release() }
         // Runs first: leaves no pointer to this request's lists, URL or collector in the handle.
-        defer { curl_easy_reset(handle) }
+        defer { ccurl_easy_reset(handle) }
 
         try configure(address: address, request: request, headerList: headerList, context: context.toOpaque())
         if let connectTo {
             try check(ccurl_setopt_slist(handle, CURLOPT_CONNECT_TO, connectTo), CURLOPT_CONNECT_TO, host: address.display)
         }
         errorBuffer[0] = 0
-        let code = curl_easy_perform(handle)
+        let code = ccurl_easy_perform(handle)
         guard code == CURLE_OK else {
             throw failure(code, collector: collector, address: address, request: request)
         }
@@ -153,7 +153,7 @@ final class CurlSession {
     /// The error for a transfer that libcurl ended with `code`.
     private func failure(_ code: CURLcode, collector: ResponseCollector, address: ServerAddress, request: HTTPRequest) -> HTTPClientError {
         let host = address.display
-        let explanation = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+        let explanation = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: ccurl_easy_strerror(code))
         let detail = request.redacting(explanation.escapingControlCharacters(limit: 300))
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
@@ -200,7 +200,7 @@ final class CurlSession {
         guard code == CURLE_OK else {
             throw .other(
                 host: host,
-                detail: "this libcurl refused option \(option.rawValue) (\(String(cString: curl_easy_strerror(code)))); "
+                detail: "this libcurl refused option \(option.rawValue) (\(String(cString: ccurl_easy_strerror(code)))); "
                     + "stepimport needs libcurl 7.85 or later")
         }
     }

@@ -8,10 +8,14 @@ import Synchronization
 /// goes to this computer, only HTTP(S) is spoken, and no proxy is used. Requests from several
 /// threads are safe and run one after the other; `send` blocks until the answer is complete.
 public final class HTTPClient: Sendable {
-    /// The version of libcurl the process runs with and its TLS library: `7.88.1 (OpenSSL/3.0.17)`.
+    /// The version of libcurl the process runs with and its TLS library: `7.88.1 (OpenSSL/3.0.17)`;
+    /// when it cannot be loaded, why.
     public static var libraryVersion: String {
+        guard let text = ccurl_version() else {
+            return "not loaded (\(String(cString: ccurl_load_error()))); sending needs it"
+        }
         // curl_version() says "libcurl/7.88.1 OpenSSL/3.0.17 zlib/1.2.13 ...".
-        let words = String(cString: curl_version()).split(separator: " ")
+        let words = String(cString: text).split(separator: " ")
         let version = words.first.map { $0.hasPrefix("libcurl/") ? String($0.dropFirst(8)) : String($0) } ?? "unknown"
         return words.count > 1 ? "\(version) (\(words[1]))" : version
     }
@@ -20,14 +24,17 @@ public final class HTTPClient: Sendable {
     private let session: Mutex<CurlSession>
 
     /// Makes a client; fails if the options are wrong (an unreadable CA file, a zero
-    /// timeout) or libcurl cannot start.
+    /// timeout) or libcurl cannot be loaded or cannot start.
     public init(options: HTTPClientOptions = HTTPClientOptions()) throws(HTTPClientError) {
         try options.validate()
+        guard ccurl_load() == 0 else {
+            throw .libcurlMissing(String(cString: ccurl_load_error()))
+        }
         let code = ccurl_global_init_once()
         guard code == CURLE_OK else {
-            throw .other(host: nil, detail: "libcurl failed to start: \(String(cString: curl_easy_strerror(code)))")
+            throw .other(host: nil, detail: "libcurl failed to start: \(String(cString: ccurl_easy_strerror(code)))")
         }
-        guard let handle = curl_easy_init() else {
+        guard let handle = ccurl_easy_init() else {
             throw .other(host: nil, detail: "libcurl failed to make a handle")
         }
         self.options = options

@@ -23,6 +23,8 @@ public enum HTTPClientError: Error, Equatable, Sendable, CustomStringConvertible
     case redirectRefused(host: String, status: Int, location: String?)
     /// The response body was larger than `HTTPClientOptions.maxResponseBytes`.
     case responseTooLarge(host: String, limit: Int)
+    /// libcurl, which the client loads when first needed, could not be loaded: the loader's words.
+    case libcurlMissing(String)
     /// Anything else libcurl reported.
     case other(host: String?, detail: String)
 
@@ -35,7 +37,8 @@ public enum HTTPClientError: Error, Equatable, Sendable, CustomStringConvertible
     public var isTransient: Bool {
         switch self {
         case .timeout, .connectionFailed: return true
-        case .invalidURL, .insecureURL, .invalidRequest, .invalidOptions, .tls, .redirectRefused, .responseTooLarge, .other:
+        case .invalidURL, .insecureURL, .invalidRequest, .invalidOptions, .tls, .redirectRefused, .responseTooLarge,
+             .libcurlMissing, .other:
             return false
         }
     }
@@ -69,6 +72,9 @@ public enum HTTPClientError: Error, Equatable, Sendable, CustomStringConvertible
                 + "is only sent where it was meant to go; use the final address as the server URL if you trust it"
         case .responseTooLarge(let host, let limit):
             return "\(host) sent a response larger than \(limit) bytes; is the server URL right?"
+        case .libcurlMissing(let why):
+            return "libcurl could not be loaded (\(why)); sending needs it: install Debian's libcurl4 "
+                + "(apt install libcurl4)"
         case .other(let host, let detail):
             return (host.map { "request to \($0) failed: " } ?? "HTTP client failure: ") + detail
         }

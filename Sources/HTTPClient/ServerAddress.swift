@@ -20,13 +20,16 @@ final class ServerAddress {
     /// name or password, and `http` to anything but this computer. Nothing touches the
     /// network here, not even a name lookup.
     init(_ text: String) throws(HTTPClientError) {
-        guard let handle = curl_url() else {
+        guard ccurl_load() == 0 else {
+            throw .libcurlMissing(String(cString: ccurl_load_error()))
+        }
+        guard let handle = ccurl_url() else {
             throw .other(host: nil, detail: "out of memory parsing a URL")
         }
         do throws(HTTPClientError) {
             (scheme, host, port) = try Self.parse(text, into: handle)
         } catch {
-            curl_url_cleanup(handle)
+            ccurl_url_cleanup(handle)
             throw error
         }
         self.handle = handle
@@ -34,10 +37,10 @@ final class ServerAddress {
 
     private static func parse(_ text: String, into handle: OpaquePointer) throws(HTTPClientError) -> (String, String, Int) {
         let shown = HTTPRequest.quoted(text)
-        let parsed = text.withCString { curl_url_set(handle, CURLUPART_URL, $0, 0) }
+        let parsed = text.withCString { ccurl_url_set(handle, CURLUPART_URL, $0, 0) }
         guard parsed == CURLUE_OK else {
             throw .invalidURL(
-                shown, reason: String(cString: curl_url_strerror(parsed)) + " (expected a full URL such as https://host/path)")
+                shown, reason: String(cString: ccurl_url_strerror(parsed)) + " (expected a full URL such as https://host/path)")
         }
         guard let scheme = part(handle, CURLUPART_SCHEME)?.lowercased(), scheme == "http" || scheme == "https" else {
             throw .invalidURL(shown, reason: "only http:// and https:// URLs are supported")
@@ -58,7 +61,7 @@ final class ServerAddress {
     }
 
     deinit {
-        curl_url_cleanup(handle)
+        ccurl_url_cleanup(handle)
     }
 
     /// Whether `host` (as libcurl's URL parser gives it) is certainly this computer:
@@ -85,10 +88,10 @@ final class ServerAddress {
     /// One part of the URL, `nil` when it is absent.
     private static func part(_ handle: OpaquePointer, _ part: CURLUPart, flags: UInt32 = 0) -> String? {
         var value: UnsafeMutablePointer<CChar>?
-        guard curl_url_get(handle, part, &value, flags) == CURLUE_OK, let value else {
+        guard ccurl_url_get(handle, part, &value, flags) == CURLUE_OK, let value else {
             return nil
         }
-        defer { curl_free(value) }
+        defer { ccurl_free(value) }
         return String(cString: value)
     }
 }

@@ -325,4 +325,39 @@ import Testing
         #expect(try server.requestCount("POST /v1/trainee/health/days") == 1)
         try Self.assertTokenNeverShown(result, server)
     }
+
+    /// libcurl is loaded when sending needs it, not linked: without it, `--post` fails at the
+    /// configuration check (exit 78, before any parsing) with the loader's words and the remedy,
+    /// `--version` says so, and a run that sends nothing works.
+    @Test func withoutLibcurlSendingFailsClearlyAndTheRestWorks() throws {
+        let missing = "STEPIMPORT_LIBCURL=/nonexistent/libcurl.so.4"
+        let post = try Self.stepimport("apple '\(Self.export("half-year.zip"))' --post --api-url http://127.0.0.1:9 --tz Europe/Berlin",
+                                       env: "STEPIMPORT_TOKEN=\(Self.token) \(missing)")
+        #expect(post.status == 78)
+        #expect(post.stdout.isEmpty)
+        #expect(post.stderr.contains("libcurl could not be loaded (/nonexistent/libcurl.so.4: cannot open shared object file"),
+                "\(post.stderr)")
+        #expect(post.stderr.contains("install Debian's libcurl4"))
+        #expect(!post.stderr.contains("API URL"), "not the URL's fault: \(post.stderr)")
+
+        let notCurl = try Self.stepimport("apple '\(Self.export("half-year.zip"))' --post --api-url http://127.0.0.1:9 --tz Europe/Berlin",
+                                          env: "STEPIMPORT_TOKEN=\(Self.token) STEPIMPORT_LIBCURL=libz.so.1")
+        #expect(notCurl.status == 78)
+        #expect(notCurl.stderr.contains("libz.so.1 has no curl_global_init"), "\(notCurl.stderr)")
+
+        let version = try Self.stepimport("--version", env: missing)
+        #expect(version.status == 0)
+        #expect(String(decoding: version.stdout, as: UTF8.self).contains("libcurl: not loaded (/nonexistent/libcurl.so.4"))
+
+        let read = try Self.stepimport("apple '\(Self.export("half-year.zip"))' --format json -q", env: missing)
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(read.stdout.count > 1000)
+
+        // The binary itself names no libcurl among the libraries it needs.
+        let needed = try CommandRunner.run("readelf -d \"$STEPIMPORT\" | grep NEEDED")
+        #expect(needed.status == 0)
+        let names = String(decoding: needed.stdout, as: UTF8.self)
+        #expect(names.contains("libxml2"), "\(names)")
+        #expect(!names.contains("libcurl"), "\(names)")
+    }
 }

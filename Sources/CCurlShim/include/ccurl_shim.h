@@ -1,4 +1,11 @@
-// Typed wrappers for libcurl's variadic calls, which Swift cannot call.
+// libcurl, loaded when first needed, and typed wrappers for its variadic calls, which Swift
+// cannot call.
+//
+// libcurl is not linked: it is opened with dlopen at the first call of any function here
+// (`ccurl_load`), so that the commands that send nothing do not load it and the thirty
+// libraries it brings (TLS, Kerberos, LDAP, ...): they cost about 6 ms at every start.
+// Swift calls libcurl only through these `ccurl_` functions; before libcurl is loaded, or when
+// it cannot be, each returns its failure value (NULL, CURLE_FAILED_INIT, CURLUE_OUT_OF_MEMORY).
 //
 // curl_easy_setopt and curl_easy_getinfo take their value through `...`, so the C compiler
 // cannot check that the value matches the option. Each wrapper here takes one value type
@@ -13,9 +20,34 @@
 extern "C" {
 #endif
 
+/// Loads libcurl once per process: `libcurl.so.4`, or the file `STEPIMPORT_LIBCURL` names.
+/// 0 when it is loaded with every function used here, -1 when not (`ccurl_load_error` says
+/// why). Safe to call from several threads at once.
+int ccurl_load(void);
+
+/// Why `ccurl_load` failed (dlopen's or dlsym's words); empty when it did not.
+const char *ccurl_load_error(void);
+
 /// Runs curl_global_init(CURL_GLOBAL_DEFAULT) once per process and returns its result,
-/// the same result on every later call. Safe to call from several threads at once.
+/// the same result on every later call; CURLE_FAILED_INIT when libcurl cannot be loaded.
+/// Safe to call from several threads at once.
 CURLcode ccurl_global_init_once(void);
+
+/// libcurl's functions of the same names without the first `c`.
+const char *ccurl_version(void);
+CURL *ccurl_easy_init(void);
+void ccurl_easy_cleanup(CURL *handle);
+void ccurl_easy_reset(CURL *handle);
+CURLcode ccurl_easy_perform(CURL *handle);
+const char *ccurl_easy_strerror(CURLcode code);
+struct curl_slist *ccurl_slist_append(struct curl_slist *list, const char *line);
+void ccurl_slist_free_all(struct curl_slist *list);
+CURLU *ccurl_url(void);
+void ccurl_url_cleanup(CURLU *handle);
+CURLUcode ccurl_url_set(CURLU *handle, CURLUPart part, const char *content, unsigned int flags);
+CURLUcode ccurl_url_get(CURLU *handle, CURLUPart part, char **content, unsigned int flags);
+const char *ccurl_url_strerror(CURLUcode code);
+void ccurl_free(void *pointer);
 
 /// curl_easy_setopt for options that take a `long` (CURLOT_LONG, CURLOT_VALUES).
 CURLcode ccurl_setopt_long(CURL *handle, CURLoption option, long value);

@@ -37,6 +37,9 @@ extension UploadConfiguration {
         }
         do {
             try HTTPClient.check(url: url)
+        } catch .libcurlMissing(let why) {
+            // Not the URL's fault.
+            throw .configuration(HTTPClientError.libcurlMissing(why).description)
         } catch {
             throw .configuration("the API URL \(url) cannot be used: \(error)")
         }
