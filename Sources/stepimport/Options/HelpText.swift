@@ -226,8 +226,8 @@ enum HelpText {
         76  The server answered against the contract (a redirect, a bad answer, or
             a days count other than the days sent: fewer written, or more).
         77  The server refused the token (401, 403).
-        78  Missing or unusable configuration (API URL, token, CA file); checked
-            before any parsing.
+        78  Missing or unusable configuration (API URL, token, CA file, libcurl);
+            checked before any parsing.
         130 Interrupted by Ctrl-C, between requests; the report says how far it got.
         Status 0 means every day meant to be written was written.
         Stopped by a signal: 130 (SIGINT, Ctrl-C), 143 (SIGTERM), 129 (SIGHUP);
