@@ -264,11 +264,11 @@ struct AppleRecordSelector: MarkupBytes {
     private mutating func readMarkup(_ base: Bytes, _ cursor: inout Cursor, end: Int) -> Bool {
         let raw = base.source
         let open: Int
-        if end - cursor.read >= 3 && raw.loadUnaligned(fromByteOffset: cursor.read, as: UInt16.self) == Self.lineFeedAndSpace
+        if end - cursor.read >= 3 && UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: cursor.read, as: UInt16.self)) == Self.lineFeedAndSpace
             && raw.load(fromByteOffset: cursor.read + 2, as: UInt8.self) == UInt8(ascii: "<") {
             // Apple's exports put a line feed and one space before each child of the root: passed
             // as `passSpan` passes them, without its loop (a fifth of this function's instructions).
-            base.target.storeBytes(of: Self.lineFeedAndSpace, toByteOffset: cursor.write, as: UInt16.self)
+            base.target.storeBytes(of: Self.lineFeedAndSpace.littleEndian, toByteOffset: cursor.write, as: UInt16.self)
             line += 1
             lineStart = cursor.base + Int64(cursor.read) + 1
             cursor.read += 2

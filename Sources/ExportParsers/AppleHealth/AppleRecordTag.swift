@@ -418,15 +418,7 @@ struct AppleRecordTag: MarkupBytes {
     @inline(__always)
     private static func key(_ base: UnsafeRawPointer, _ start: Int, _ length: Int, end: Int) -> UInt64 {
         let kept = min(length, 7)
-        if start + 8 <= end {
-            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: start, as: UInt64.self))
-            return UInt64(length) << 56 | (kept == 0 ? 0 : word & (~UInt64(0) >> UInt64(64 - 8 * kept)))
-        }
-        var key = UInt64(length) << 56
-        for offset in 0..<kept {
-            key |= UInt64(base.load(fromByteOffset: start + offset, as: UInt8.self)) << UInt64(8 * offset)
-        }
-        return key
+        return UInt64(length) << 56 | (kept == 0 ? 0 : word(base, start, end: end) & (~UInt64(0) >> UInt64(64 - 8 * kept)))
     }
 
     /// ASCII letters, `_` and `:` (bits of bytes 0-63, and of bytes 64-127 less 64).
