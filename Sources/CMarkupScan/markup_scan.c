@@ -204,6 +204,147 @@ int stepimport_markup_scan_uses_avx2(void) {
     return uses_avx2();
 }
 
+// MARK: - A run of records left out
+
+static inline int is_name_start(uint8_t b) {
+    return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || b == '_' || b == ':' || b >= 0x80;
+}
+
+static inline int is_xml_space(uint8_t b) {
+    return b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D;
+}
+
+/// `<Record type="` as two little-endian words: its first eight bytes and its last eight.
+static inline int opens_record(const uint8_t *p) {
+    uint64_t head, tail;
+    __builtin_memcpy(&head, p, 8);
+    __builtin_memcpy(&tail, p + 6, 8);
+    return head == UINT64_C(0x2064726F6365523C) && tail == UINT64_C(0x223D657079742064);
+}
+
+/// The type's closing quote of the record whose `<` is at `open` when that record is one to leave
+/// out (see the header); -1 when it is not, or cannot be told.
+static long type_left_out(const uint8_t *base, long open, long end, const stepimport_skip_types *types) {
+    if (end - open < 15 || !opens_record(base + open)) return -1;
+    long type_start = open + 14;
+    long limit = type_start + 256 < end ? type_start + 256 : end;
+    long stop = stepimport_type_stop(base, type_start, limit);
+    if (stop < 0) {
+        // The bytes after the last whole step of sixteen, one by one.
+        stop = type_start + ((limit - type_start) & ~15L);
+        while (stop < limit) {
+            uint8_t b = base[stop];
+            if (b == '"' || b == '&' || b == '<' || b < 0x20) break;
+            stop++;
+        }
+        if (stop >= limit) return -1;
+    }
+    if (base[stop] != '"' || stop + 1 >= end) return -1;
+    uint8_t after = base[stop + 1];
+    if (!is_xml_space(after) && after != '/' && after != '>') return -1;
+    long length = stop - type_start;
+    // The last eight bytes first (Apple's `...HeartRate` and `...StepCount` are of one length),
+    // then the whole.
+    uint64_t tail = 0;
+    if (length >= 8) __builtin_memcpy(&tail, base + stop - 8, 8);
+    const uint8_t *type = types->bytes;
+    for (long index = 0; index < types->count; index++) {
+        long wanted = types->lengths[index];
+        if (wanted == length) {
+            uint64_t wanted_tail = 0;
+            if (length >= 8) __builtin_memcpy(&wanted_tail, type + length - 8, 8);
+            if (wanted_tail == tail && __builtin_memcmp(type, base + type_start, (size_t)length) == 0) return -1;
+        }
+        type += wanted;
+    }
+    return stop;
+}
+
+void stepimport_skip_records(const uint8_t *base, long start, long end, uint8_t *out,
+                             const stepimport_skip_types *types, stepimport_skip_run *run) {
+    long at = start;
+    long write = run->write;
+    long line_feeds = 0;
+    long last_line_feed = -1;
+    for (;;) {
+        // The white space before the next child of the root, written as it is.
+        while (at < end) {
+            uint8_t b = base[at];
+            if (b == '\n') {
+                line_feeds++;
+                last_line_feed = at;
+            } else if (b != ' ' && b != '\t') {
+                break;
+            }
+            out[write++] = b;
+            at++;
+        }
+        if (at >= end || base[at] != '<') return;
+        long quote = type_left_out(base, at, end, types);
+        if (quote < 0) return;
+        // Its start tag, then its children up to its own end tag; only line feeds are written.
+        long close = stepimport_plain_tag_end(base, quote + 1, end);
+        if (close < 0) return;
+        long depth = base[close - 1] == '/' ? 0 : 1;
+        at = close + 1;
+        while (depth > 0) {
+            while (at < end && base[at] != '<') {
+                uint8_t b = base[at];
+                if (b == '\n') {
+                    out[write++] = '\n';
+                    line_feeds++;
+                    last_line_feed = at;
+                } else if (b < 0x20 && b != '\t' && b != '\r') {
+                    return;
+                }
+                at++;
+            }
+            if (at + 2 >= end) return;
+            uint8_t next = base[at + 1];
+            if (next == '/') {
+                long end_close;
+                if (depth == 1 && end - at > 8 && base[at + 8] == '>') {
+                    // `</Record>` as Apple writes it: its `>` where the name ends (no `>` before).
+                    end_close = at + 8;
+                } else {
+                    const uint8_t *found = __builtin_memchr(base + at + 2, '>', (size_t)(end - at - 2));
+                    if (!found) return;
+                    end_close = found - base;
+                }
+                long byte = at + 2;
+                if (depth == 1) {
+                    if (end_close - byte < 6 || __builtin_memcmp(base + byte, "Record", 6) != 0) return;
+                    for (byte += 6; byte < end_close; byte++) {
+                        uint8_t b = base[byte];
+                        if (b != 0x20 && b != 0x09 && b != 0x0D) return;
+                    }
+                } else {
+                    for (; byte < end_close; byte++) {
+                        uint8_t b = base[byte];
+                        if (b == '<' || b < 0x20) return;
+                    }
+                }
+                depth--;
+                at = end_close + 1;
+            } else if (is_name_start(next) && depth < types->max_depth && next != types->refused_child_start) {
+                long child_close = stepimport_plain_tag_end(base, at + 2, end);
+                if (child_close < 0) return;
+                if (base[child_close - 1] != '/') depth++;
+                at = child_close + 1;
+            } else {
+                return;
+            }
+        }
+        run->read = at;
+        run->write = write;
+        run->records++;
+        run->line_feeds += line_feeds;
+        if (last_line_feed >= 0) run->last_line_feed = last_line_feed;
+        line_feeds = 0;
+        last_line_feed = -1;
+    }
+}
+
 #else
 
 // Elsewhere the callers keep their Swift scans.

@@ -306,6 +306,131 @@ import ExportInput
         #expect(answered > 1000)
     }
 
+    // MARK: - Runs left out in one call
+
+    /// What a selection gives, all of it that a reading of records left out can change.
+    struct Reading: Equatable, CustomStringConvertible {
+        var output: [UInt8]
+        var skippedRecords: Int
+        var lineFeedsPassed: Int
+        var nestedStepRecords: Int
+        var passedOnlyBlanks: Bool
+        var tagsNotPlain: Int
+        var sawControl: Bool
+        var failure: String?
+
+        var description: String {
+            "skipped \(skippedRecords), line feeds \(lineFeedsPassed), nested \(nestedStepRecords), blanks "
+                + "\(passedOnlyBlanks), not plain \(tagsNotPlain), control \(sawControl), failure \(failure ?? "none"), "
+                + "output \(String(decoding: output, as: UTF8.self).debugDescription)"
+        }
+    }
+
+    /// `bytes` selected with runs of records left out in one C call and byte by byte, and how
+    /// many records the C call left out.
+    static func bothReadings(_ bytes: [UInt8], insideRoot: Bool, wanted: [[UInt8]]) -> (inRuns: Reading, byByte: Reading, leftOutInRuns: Int) {
+        var readings: [Reading] = []
+        var leftOutInRuns = 0
+        for inC in [true, false] {
+            var selector = AppleRecordSelector(wantedTypes: wanted, insideRoot: insideRoot, leavesOutRunsInC: inC)
+            let output = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 1)
+            defer { output.deallocate() }
+            let count = bytes.withUnsafeBytes { selector.select(piece: $0, into: output) }
+            readings.append(Reading(output: Array(output[0..<count]), skippedRecords: selector.skippedRecords,
+                                    lineFeedsPassed: selector.lineFeedsPassed, nestedStepRecords: selector.nestedStepRecords,
+                                    passedOnlyBlanks: selector.passedOnlyBlanks, tagsNotPlain: selector.tagsNotPlain,
+                                    sawControl: selector.sawControl, failure: selector.failure.map { "\($0)" }))
+            if inC { leftOutInRuns = selector.recordsLeftOutInRuns }
+        }
+        return (readings[0], readings[1], leftOutInRuns)
+    }
+
+    /// Children of the root as Apple writes them, records of other types among step records:
+    /// empty, with a metadata entry, with a beat list two deep, with a space before its end tag's
+    /// `>`; and one holding a step record (which the C call leaves to the byte reading, which
+    /// counts it).
+    static let appleShapedChildren = [
+        #" <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Anna’s Watch" unit="count/min" startDate="2024-01-02 03:47:32 +0100" endDate="2024-01-02 03:47:32 +0100" value="52">"#,
+        #"  <MetadataEntry key="HKMetadataKeyHeartRateMotionContext" value="0"/>"#,
+        #" </Record>"#,
+        #" <Record type="HKQuantityTypeIdentifierBasalEnergyBurned" sourceName="Anna’s Watch" unit="kcal" value="19.362"/>"#,
+        #" <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Anna’s iPhone" unit="count" startDate="2024-01-02 04:00:00 +0100" endDate="2024-01-02 04:10:00 +0100" value="310"/>"#,
+        #" <Record type="HKQuantityTypeIdentifierHeartRateVariabilitySDNN" sourceName="Anna’s Watch" unit="ms" value="41">"#,
+        #"  <HeartRateVariabilityMetadataList>"#,
+        #"   <InstantaneousBeatsPerMinute bpm="61" time="4:01:10.21 AM"/>"#,
+        #"   <InstantaneousBeatsPerMinute bpm="63" time="4:01:11.20 AM"/>"#,
+        #"  </HeartRateVariabilityMetadataList>"#,
+        #" </Record>"#,
+        #" <Record type="HKQuantityTypeIdentifierStepCounts" value="7"/>"#,
+        "\t<Record type=\"HKCategoryTypeIdentifierSleepAnalysis\" value=\"HKCategoryValueSleepAnalysisAsleepCore\"/>",
+        #" <Record type="HKQuantityTypeIdentifierHeartRate" value="58">"#,
+        #"  <MetadataEntry key="k" value="v"/>"#,
+        #" </Record >"#,
+        #" <Record type="HKCorrelationTypeIdentifierX" value="1">"#,
+        #"  <Record type="HKQuantityTypeIdentifierStepCount" value="3"/>"#,
+        #" </Record>"#,
+    ]
+
+    /// The records left out in one C call (`stepimport_skip_records`) are left out exactly as the
+    /// byte-by-byte reading leaves them out (the same bytes written, records, line feeds and
+    /// nested step records counted, the same failure, control character or hand-over), in Apple's
+    /// shapes and in the generator's, as a whole document and as a piece inside the root, with
+    /// each of the bytes that matter put in, and bytes taken out, at every third byte. Where it
+    /// cannot tell, it leaves the record to that reading; undamaged, it leaves out all of Apple's
+    /// shapes but the one holding a step record, and some of the generator's.
+    @Test(arguments: 0..<4)
+    func aRunLeftOutInOneCallIsWhatTheByteReadingLeavesOut(variant: Int) {
+        let heartRate = Array("HKQuantityTypeIdentifierHeartRate".utf8)
+        let body: String
+        if variant < 2 {
+            body = Self.appleShapedChildren.joined(separator: "\n") + "\n"
+        } else {
+            var generator = ExportGenerator(seed: UInt64(variant))
+            generator.recordsWithChildren = true
+            generator.elementPerLine = true
+            generator.controlsInSources = false
+            let document = generator.document(elements: 12)
+            let rootEnd = document.range(of: "<HealthData locale=\"en_US\">")!.upperBound
+            body = String(document[rootEnd...].dropLast("</HealthData>\n".utf8.count))
+        }
+        let insideRoot = variant % 2 == 1
+        let text = insideRoot ? body : "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<HealthData locale=\"en_US\">\n" + body + "</HealthData>\n"
+        let bytes = Array(text.utf8)
+        let wanted = variant == 0 ? [heartRate, Self.steps] : [Self.steps]
+        let whole = Self.bothReadings(bytes, insideRoot: insideRoot, wanted: wanted)
+        #expect(whole.inRuns == whole.byByte)
+        #expect(whole.inRuns.failure == nil && !whole.inRuns.sawControl)
+        #if arch(x86_64)
+        if variant < 2 {
+            #expect(whole.leftOutInRuns == whole.inRuns.skippedRecords - 1, "all of Apple's shapes in the C call but one")
+            #expect(whole.inRuns.nestedStepRecords == 1)
+        }
+        #expect(whole.leftOutInRuns > 0)
+        #else
+        #expect(whole.leftOutInRuns == 0)
+        #endif
+        let inserted: [[UInt8]] = ["<", ">", "\"", "'", "/", "\n", "\t", "\r", "R", "&", "=", "\u{01}"].map { Array($0.utf8) }
+        var differentByDamage = 0
+        for position in stride(from: 0, to: bytes.count, by: 3) {
+            var damaged: [[UInt8]] = inserted.map { byte in
+                var copy = bytes
+                copy.insert(contentsOf: byte, at: position)
+                return copy
+            }
+            var removed = bytes
+            removed.remove(at: position)
+            damaged.append(removed)
+            damaged.append(Array(bytes[..<position]))
+            for damagedBytes in damaged {
+                let readings = Self.bothReadings(damagedBytes, insideRoot: insideRoot, wanted: wanted)
+                #expect(readings.inRuns == readings.byByte,
+                        "variant \(variant) damaged at \(position): \(String(decoding: damagedBytes, as: UTF8.self).debugDescription)")
+                if readings.inRuns != whole.inRuns { differentByDamage += 1 }
+            }
+        }
+        #expect(differentByDamage > bytes.count / 3, "the damage changes what is read")
+    }
+
     @Test func aTypeIsComparedWhole() {
         let wanted = [Array("HKQuantityTypeIdentifierHeartRate".utf8)]
         let text = """

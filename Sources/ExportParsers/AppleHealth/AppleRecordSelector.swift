@@ -72,6 +72,8 @@ struct AppleRecordSelector: MarkupBytes {
     private(set) var tagsNotPlain = 0
     /// Step records nested in records left out (the parser counts those it sees the same way).
     private(set) var nestedStepRecords = 0
+    /// Of `skippedRecords`, those left out by `leaveOutRun`'s C call (for tests).
+    private(set) var recordsLeftOutInRuns = 0
     /// The structure error that stopped the selection, if any.
     private(set) var failure: ParseFailure?
     /// A control character (below 0x20, other than TAB, LF and CR) was met: the reader leaves them
@@ -117,6 +119,12 @@ struct AppleRecordSelector: MarkupBytes {
     private let longestWanted: Int
     /// `Record type="HKQuantityTypeIdentifierStepCount"` after a `<`, when step records are asked for.
     private let nestedStepPattern: [UInt8]
+    /// Whether runs of records left out in their commonest form are read by one C call
+    /// (`leaveOutRun`); false elsewhere than on x86-64, and in tests that compare the two readings.
+    private let leavesOutRunsInC: Bool
+    /// `wanted` one after the other, and their lengths, for that call.
+    private let wantedBytes: [UInt8]
+    private let wantedLengths: [Int]
 
     /// Offset in the piece of the next byte to read, and of the start of its line.
     private var position: Int64 = 0
@@ -147,8 +155,11 @@ struct AppleRecordSelector: MarkupBytes {
     ///
     /// `otherElementsLeftOut`: names of other children of the root to leave out as records of
     /// types not asked for are, read for their structure only (`elementsLeftOut(for:)`).
+    ///
+    /// `leavesOutRunsInC`: false reads every record left out byte by byte here (for tests that
+    /// compare the two readings).
     init(wantedTypes: [[UInt8]], insideRoot: Bool = false, reader: AppleHealthParser? = nil,
-         takesCensus: Bool = false, otherElementsLeftOut: [StaticString] = []) {
+         takesCensus: Bool = false, otherElementsLeftOut: [StaticString] = [], leavesOutRunsInC: Bool = true) {
         precondition(reader == nil || insideRoot, "records are read only in a piece inside the root")
         self.otherElementsLeftOut = otherElementsLeftOut
         self.takesCensus = takesCensus
@@ -168,6 +179,13 @@ struct AppleRecordSelector: MarkupBytes {
         longestWanted = wantedTypes.map(\.count).max() ?? 0
         let step = AppleHealthParser.stepType
         nestedStepPattern = wantedTypes.contains(step) ? Array("Record type=\"".utf8) + step + [UInt8(ascii: "\"")] : []
+        #if arch(x86_64)
+        self.leavesOutRunsInC = leavesOutRunsInC
+        #else
+        self.leavesOutRunsInC = false
+        #endif
+        wantedBytes = wantedTypes.flatMap { $0 }
+        wantedLengths = wantedTypes.map(\.count)
     }
 
     /// The record types read when `metrics` are asked for: steps (when asked, or alone) and the
@@ -224,8 +242,12 @@ struct AppleRecordSelector: MarkupBytes {
                 skipRecord(bytes, &cursor, end: end)
             } else if mode == .off {
                 passSpan(bytes, &cursor, to: end)
-            } else if !readMarkup(bytes, &cursor, end: end) {
-                return false
+            } else {
+                if leavesOutRunsInC && mode == .body && depth == 1 && !takesCensus {
+                    leaveOutRun(bytes, &cursor, end: end)
+                    guard cursor.read < end else { break }
+                }
+                if !readMarkup(bytes, &cursor, end: end) { return false }
             }
         }
         return true
@@ -606,6 +628,38 @@ struct AppleRecordSelector: MarkupBytes {
     }
 
     // MARK: - Leaving out
+
+    /// Leaves out the records of types not asked for that follow one another from `cursor` in
+    /// their commonest form (`stepimport_skip_records`: white space, `<Record type="`, a plain
+    /// start tag, plain children and end tags), in one C call, as `startSkipping` and
+    /// `skipRecord` would leave each out: the same bytes written, lines and records counted. It
+    /// stops before the first child of the root it does not leave out so, which `readMarkup`
+    /// then reads. Only between two children of the root, without a census.
+    private mutating func leaveOutRun(_ bytes: Bytes, _ cursor: inout Cursor, end: Int) {
+        #if arch(x86_64)
+        var run = stepimport_skip_run(read: cursor.read, write: cursor.write, records: 0, line_feeds: 0,
+                                      last_line_feed: -1)
+        let refused = nestedStepPattern.first ?? 0
+        wantedBytes.withUnsafeBufferPointer { typeBytes in
+            wantedLengths.withUnsafeBufferPointer { lengths in
+                var types = stepimport_skip_types(bytes: typeBytes.baseAddress, lengths: lengths.baseAddress,
+                                                  count: lengths.count, max_depth: AppleHealthParser.maxDepth,
+                                                  refused_child_start: refused)
+                stepimport_skip_records(bytes.source.assumingMemoryBound(to: UInt8.self), cursor.read, end,
+                                        bytes.target.assumingMemoryBound(to: UInt8.self), &types, &run)
+            }
+        }
+        guard run.records > 0 else { return }
+        skippedRecords += run.records
+        recordsLeftOutInRuns += run.records
+        if run.line_feeds > 0 {
+            line += run.line_feeds
+            lineStart = cursor.base + Int64(run.last_line_feed) + 1
+        }
+        cursor.read = run.read
+        cursor.write = run.write
+        #endif
+    }
 
     private mutating func startSkipping(_ base: Bytes, _ cursor: inout Cursor, open: Int, typeEnd: Int) {
         skippedRecords += 1

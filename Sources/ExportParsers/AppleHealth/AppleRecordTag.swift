@@ -326,7 +326,7 @@ struct AppleRecordTag: MarkupBytes {
             let key = AppleRecordTag.key(base, nameStart, nameEnd - nameStart, end: end)
             let name = readName(key, base, nameStart, nameEnd - nameStart)
             let valueEnd: Int
-            if let name {
+            if name != nil {
                 switch readValue(base, from: valueStart, quote: quote, end: end) {
                 case .at(let at): valueEnd = at
                 case .notPlain: return .notPlain
