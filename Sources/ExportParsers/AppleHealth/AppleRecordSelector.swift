@@ -577,30 +577,34 @@ struct AppleRecordSelector: MarkupBytes {
         } else {
             tag!.read(base.source, element: open + 8, end: end)
         }
-        guard outcome == .read, let tag, let reader else { return outcome }
+        // The tag's fields one by one, not the tag bound whole (a copy: a retain and a release
+        // of its buffers for each record, and of the reader).
+        guard outcome == .read, reader != nil else { return outcome }
+        let lineFeeds = tag!.lineFeeds
+        let close = tag!.close
         var closeLine = line
         var closeLineStart = lineStart
-        if tag.lineFeeds > 0 {
-            closeLine += tag.lineFeeds
-            closeLineStart = cursor.base + Int64(tag.lastLineFeed) + 1
+        if lineFeeds > 0 {
+            closeLine += lineFeeds
+            closeLineStart = cursor.base + Int64(tag!.lastLineFeed) + 1
         }
         let place = AppleHealthParser.TagPlace(line: closeLine + lineShift,
                                                lineStart: base.source + Int(closeLineStart - cursor.base),
-                                               close: base.source + tag.close)
+                                               close: base.source + close)
         if typeEnd != nil {
-            reader.readRecord(tag.attributes, tag.attributeCount, at: place)
+            reader!.readRecord(tag!.attributes, tag!.attributeCount, at: place)
         } else {
-            reader.readWorkout(tag.attributes, tag.attributeCount, at: place)
+            reader!.readWorkout(tag!.attributes, tag!.attributeCount, at: place)
         }
         recordsRead += 1
-        for _ in 0..<tag.lineFeeds {
+        for _ in 0..<lineFeeds {
             base.target.storeBytes(of: 0x0A, toByteOffset: cursor.write, as: UInt8.self)
             cursor.write += 1
         }
         line = closeLine
         lineStart = closeLineStart
-        if tag.isEmpty {
-            cursor.read = tag.close + 2
+        if tag!.isEmpty {
+            cursor.read = close + 2
         } else {
             // Its children, up to its end tag.
             skip = .content
@@ -608,7 +612,7 @@ struct AppleRecordSelector: MarkupBytes {
             skipDepth = 1
             nestedMatch = -1
             skipLine = line
-            cursor.read = tag.close + 1
+            cursor.read = close + 1
         }
         return .read
     }
