@@ -14,12 +14,19 @@ import ExportInput
     /// first). Returns the bytes handed on and the selector.
     static func select(_ text: String, insideRoot: Bool = false, wanted: [[UInt8]] = [steps],
                        leftOut: [StaticString] = []) -> (output: String, selector: AppleRecordSelector) {
-        let input = Array(text.utf8)
-        let output = UnsafeMutableRawBufferPointer.allocate(byteCount: input.count, alignment: 1)
+        let (output, selector) = select(bytes: Array(text.utf8), insideRoot: insideRoot, wanted: wanted, leftOut: leftOut)
+        return (String(decoding: output, as: UTF8.self), selector)
+    }
+
+    /// `select` of bytes that need not be UTF-8; `leavesOutRunsInC`: as the selector's.
+    static func select(bytes input: [UInt8], insideRoot: Bool = false, wanted: [[UInt8]] = [steps],
+                       leftOut: [StaticString] = [], leavesOutRunsInC: Bool = true) -> (output: [UInt8], selector: AppleRecordSelector) {
+        let output = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, input.count), alignment: 1)
         defer { output.deallocate() }
-        var selector = AppleRecordSelector(wantedTypes: wanted, insideRoot: insideRoot, otherElementsLeftOut: leftOut)
+        var selector = AppleRecordSelector(wantedTypes: wanted, insideRoot: insideRoot, otherElementsLeftOut: leftOut,
+                                           leavesOutRunsInC: leavesOutRunsInC)
         let count = input.withUnsafeBytes { selector.select(piece: $0, into: output) }
-        return (String(decoding: output[0..<count], as: UTF8.self), selector)
+        return (Array(output[0..<count]), selector)
     }
 
     static let document = """
@@ -332,11 +339,8 @@ import ExportInput
         var readings: [Reading] = []
         var leftOutInRuns = 0
         for inC in [true, false] {
-            var selector = AppleRecordSelector(wantedTypes: wanted, insideRoot: insideRoot, leavesOutRunsInC: inC)
-            let output = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 1)
-            defer { output.deallocate() }
-            let count = bytes.withUnsafeBytes { selector.select(piece: $0, into: output) }
-            readings.append(Reading(output: Array(output[0..<count]), skippedRecords: selector.skippedRecords,
+            let (output, selector) = Self.select(bytes: bytes, insideRoot: insideRoot, wanted: wanted, leavesOutRunsInC: inC)
+            readings.append(Reading(output: output, skippedRecords: selector.skippedRecords,
                                     lineFeedsPassed: selector.lineFeedsPassed, nestedStepRecords: selector.nestedStepRecords,
                                     passedOnlyBlanks: selector.passedOnlyBlanks, tagsNotPlain: selector.tagsNotPlain,
                                     sawControl: selector.sawControl, failure: selector.failure.map { "\($0)" }))
