@@ -170,7 +170,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BatchTests",
-            dependencies: ["Batch", "HealthDays"]
+            dependencies: ["Batch", "ExportParsers", "HealthDays"]
         ),
         .testTarget(
             name: "CommandLineKitTests",

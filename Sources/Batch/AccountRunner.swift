@@ -63,9 +63,9 @@ public struct AccountRunner: Sendable {
         let summary: ImportSummary
         do throws(ExportError) {
             // The manifest's kind is the account's, even when its export cannot be opened; auto is known once opened.
-            if account.kind != .auto { outcome.kind = account.kind.rawValue }
-            let importer = try ExportImporter.open(path: account.file, as: account.kind.choice)
-            outcome.kind = importer.kind == .appleHealth ? "apple" : "hc"
+            if account.kind != .auto { outcome.kind = account.kind.word }
+            let importer = try ExportImporter.open(path: account.file, as: account.kind)
+            outcome.kind = importer.family.command
             summary = try importer.read(into: exclusion ?? aggregator, options: settings.importOptions).summary
             try aggregator.finish()
         } catch {
@@ -121,17 +121,6 @@ public struct AccountRunner: Sendable {
             try uploader.send(prepared.plan, report: &report)
         } catch {
             throw .upload(error)
-        }
-    }
-}
-
-extension BatchAccount.Kind {
-    /// The reader a manifest's `kind` column asks for.
-    public var choice: ExportChoice {
-        switch self {
-        case .apple: return .apple
-        case .hc: return .healthConnect(nil)
-        case .auto: return .auto
         }
     }
 }

@@ -1,4 +1,5 @@
 import DisplayText
+import ExportParsers
 import HealthDays
 import Foundation
 
@@ -6,16 +7,6 @@ import Foundation
 ///
 /// Holds where the token is, never the token itself: it is read only when the account is uploaded.
 public struct BatchAccount: Equatable, Sendable {
-    /// Which reader takes the export.
-    public enum Kind: String, Equatable, Sendable, CaseIterable {
-        /// Apple Health (`stepimport apple`).
-        case apple
-        /// Health Connect and other Android exports (`stepimport hc`).
-        case hc
-        /// Decided per file by the integrator (by content).
-        case auto
-    }
-
     /// Where the account's bearer token is.
     public enum TokenSource: Equatable, Sendable, CustomStringConvertible {
         /// A file whose first line is the token; the path is resolved against the manifest's folder.
@@ -42,7 +33,7 @@ public struct BatchAccount: Equatable, Sendable {
     public let file: String
     /// The export's path as the manifest gives it, for reports.
     public let relativeFile: String
-    public let kind: Kind
+    public let kind: ExportChoice
     /// Where the token is; nil in a manifest read only for summaries (no token needed).
     public let token: TokenSource?
     /// The trainee's IANA zone, which decides the calendar day of every sample.
@@ -52,7 +43,7 @@ public struct BatchAccount: Equatable, Sendable {
     /// Sources left out of this account (its `exclude_sources` cell), beside the batch's own.
     public let excludedSources: [SourcePattern]
 
-    public init(line: Int, account: String, file: String, relativeFile: String, kind: Kind,
+    public init(line: Int, account: String, file: String, relativeFile: String, kind: ExportChoice,
                 token: TokenSource?, zone: TimeZone, zoneName: String? = nil, excludedSources: [SourcePattern] = []) {
         self.line = line
         self.account = account

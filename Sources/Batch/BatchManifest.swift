@@ -2,6 +2,7 @@ import Platform
 import HealthDays
 import Foundation
 import StreamingText
+import ExportParsers
 
 /// A batch manifest, read and checked: one `BatchAccount` per row, in file order.
 ///
@@ -245,12 +246,14 @@ extension BatchManifest {
             return (value, resolved)
         }
 
-        private mutating func checkKind(_ line: Int, _ value: String?) -> BatchAccount.Kind? {
+        private mutating func checkKind(_ line: Int, _ value: String?) -> ExportChoice? {
             guard let value else { return nil }
-            guard let kind = BatchAccount.Kind(rawValue: value.lowercased()) else {
+            guard let kind = ExportChoice(word: value) else {
+                let words = ExportChoice.words
+                let list = words.dropLast().joined(separator: ", ") + " or " + words.last!
                 problem(line, Column.kind, value.isEmpty
-                    ? "no kind given: write apple, hc or auto"
-                    : "\(quoted(value)) is not a kind: write apple, hc or auto")
+                    ? "no kind given: write \(list)"
+                    : "\(quoted(value)) is not a kind: write \(list)")
                 return nil
             }
             return kind

@@ -8,7 +8,7 @@ public enum StreamPump {
     ///
     /// `progress` is called after each chunk with the bytes read so far and the total when known.
     @discardableResult
-    public static func run(_ stream: ByteStream, into parser: StepRecordParser, expected: ExportKind, grammar: String,
+    public static func run(_ stream: ByteStream, into parser: StepRecordParser, expected: ExportFamily, grammar: String,
                            progress: ((Int64, Int64?) -> Void)? = nil) throws(ExportError) -> Int64 {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }

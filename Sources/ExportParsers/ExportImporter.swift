@@ -1,15 +1,38 @@
 import ExportInput
 import HealthDays
 
-/// Which reader an input goes to.
+/// Which formats of the table an input is read as.
 public enum ExportChoice: Sendable, Equatable {
-    /// Apple Health (`stepimport apple`).
-    case apple
-    /// Health Connect, app dumps and Google Fit Takeout (`stepimport hc`), optionally forcing how a
-    /// plain file is read.
-    case healthConnect(HealthConnectInputFormat?)
-    /// Apple Health if the Apple reader finds an export in the input, else Health Connect.
+    /// The formats of one family (its command), by content; `forcing`, an `--input-format` word
+    /// of that family, has a plain file read as the formats it names.
+    case family(ExportFamily, forcing: String? = nil)
+    /// The first family whose formats are found in the input, in the table's order.
     case auto
+}
+
+extension ExportChoice {
+    /// The word a `batch` manifest's `kind` column writes for the choice: a family's command, or `auto`.
+    public var word: String {
+        switch self {
+        case .family(let family, _): return family.command
+        case .auto: return "auto"
+        }
+    }
+
+    /// The choice a manifest's `kind` word names, in any case; nil for none.
+    public init?(word: String) {
+        let lower = word.lowercased()
+        if lower == "auto" {
+            self = .auto
+        } else if let family = ExportFamily(command: lower) {
+            self = .family(family)
+        } else {
+            return nil
+        }
+    }
+
+    /// Every word a manifest's `kind` column takes, in the table's order.
+    public static var words: [String] { ExportFamily.allCases.map(\.command) + ["auto"] }
 }
 
 /// How to read: what to do with unusable records, how many parse threads, progress.
@@ -24,8 +47,7 @@ public struct ImportOptions {
     /// Also take stock of what the export holds besides steps (`ImportResult.inventory`, for
     /// `stepimport inspect`); off by default, so that the totals pay nothing for it.
     public var takesInventory: Bool
-    /// The metrics whose records are read (`--metric`); steps by default. Only the Apple reader
-    /// reads others so far; the Health Connect readers hand on steps alone.
+    /// The metrics whose records are read (`--metric`); steps by default.
     public var metrics: MetricSet
     /// Hand libxml2 every record of an Apple export (`--strict-xml`): the whole document is checked
     /// as XML. Off by default: the records of types nobody asked for are left out before the
@@ -47,8 +69,8 @@ public struct ImportOptions {
 
 /// What one import read.
 public struct ImportResult {
-    /// Which reader read it.
-    public let kind: ExportKind
+    /// The family of the formats that read it.
+    public let family: ExportFamily
     /// What was read and how, the same for every format.
     public let summary: ImportSummary
     /// What the export holds besides steps, when `ImportOptions.takesInventory` asked; else nil.
@@ -59,19 +81,24 @@ public struct ImportResult {
 /// The single-file commands and batch both read through it, in two steps: `open` finds what to
 /// read and which reader reads it, `read` reads it.
 public struct ExportImporter {
+    /// What was found to read: Apple's export XML (found by `AppleExportLocator`), or an input
+    /// whose files the Android family's readers recognise as they read it (`AndroidImport`).
     private enum Located {
         case apple(ByteStream)
-        case healthConnect(OpenedInput, HealthConnectInputFormat?)
+        case android(OpenedInput, forced: [any ExportReader.Type]?)
     }
 
-    /// Which reader will read the input.
-    public let kind: ExportKind
+    /// The family whose formats will read the input.
+    public let family: ExportFamily
     private let located: Located
     /// The caps on temporary copies.
     private let limits: TemporaryCopyLimits
 
-    private init(kind: ExportKind, located: Located, limits: TemporaryCopyLimits) {
-        self.kind = kind
+    private init(_ located: Located, limits: TemporaryCopyLimits) {
+        switch located {
+        case .apple: family = .appleHealth
+        case .android: family = .android
+        }
         self.located = located
         self.limits = limits
     }
@@ -81,22 +108,26 @@ public struct ExportImporter {
     public static func open(path: String, as choice: ExportChoice,
                             limits: TemporaryCopyLimits = .standard) throws(ExportError) -> ExportImporter {
         switch choice {
-        case .apple:
-            return ExportImporter(kind: .appleHealth, located: .apple(try AppleExportLocator.open(path: path, limits: limits)),
-                                  limits: limits)
-        case .healthConnect(let forced):
-            let input = try InputOpener.open(path: path, headLength: HealthConnectImport.headLength, limits: limits)
-            return ExportImporter(kind: .healthConnect, located: .healthConnect(input, forced), limits: limits)
+        case .family(.appleHealth, _):
+            return ExportImporter(.apple(try AppleExportLocator.open(path: path, limits: limits)), limits: limits)
+        case .family(.android, let word):
+            let input = try InputOpener.open(path: path, headLength: ReadSession.headLength, limits: limits)
+            return ExportImporter(.android(input, forced: word.map(forcedReaders)), limits: limits)
         case .auto:
-            // Opened once: the Apple locator only looks at heads, so Health Connect reads the same input.
-            let input = try InputOpener.open(path: path, headLength: HealthConnectImport.headLength, limits: limits)
+            // Opened once: the Apple locator only looks at heads, so the Android readers read the same input.
+            let input = try InputOpener.open(path: path, headLength: ReadSession.headLength, limits: limits)
             do {
-                return ExportImporter(kind: .appleHealth, located: .apple(try AppleExportLocator.open(input)), limits: limits)
+                return ExportImporter(.apple(try AppleExportLocator.open(input)), limits: limits)
             } catch {
                 guard case .notAnExport = error else { throw error }
-                return ExportImporter(kind: .healthConnect, located: .healthConnect(input, nil), limits: limits)
+                return ExportImporter(.android(input, forced: nil), limits: limits)
             }
         }
+    }
+
+    /// The Android readers an `--input-format` word forces, in the table's order.
+    private static func forcedReaders(_ word: String) -> [any ExportReader.Type] {
+        ExportFormats.readers(of: .android).filter { $0.format.forcedBy == word }
     }
 
     /// Reads the input into `sink`.
@@ -104,12 +135,12 @@ public struct ExportImporter {
         switch located {
         case .apple(let stream):
             let apple = try AppleHealthImport.read(stream, into: sink, options: options)
-            return ImportResult(kind: kind, summary: apple.importSummary,
+            return ImportResult(family: family, summary: apple.importSummary,
                                 inventory: options.takesInventory ? apple.inventory : nil)
-        case .healthConnect(let input, let forced):
-            let (summary, inventory) = try HealthConnectImport.readTakingStock(input, into: sink, format: forced,
-                                                                              options: options, limits: limits)
-            return ImportResult(kind: kind, summary: summary, inventory: inventory)
+        case .android(let input, let forced):
+            var session = ReadSession(sink: sink, options: options, forced: forced, limits: limits)
+            try AndroidImport.read(input, in: &session)
+            return ImportResult(family: family, summary: session.summary, inventory: session.inventory)
         }
     }
 }
@@ -120,7 +151,7 @@ extension ImportResult {
     /// daylight saving the dates near midnight may be an hour off (the remedy is the trainee's zone).
     /// `first` and `last` are the first and last days shown.
     public func exportTimeOffset(_ statistics: AggregationStats, from first: LocalDate?, to last: LocalDate?) -> Int32? {
-        guard kind == .appleHealth, statistics.offsets.count == 1, let first, let last,
+        guard family == .appleHealth, statistics.offsets.count == 1, let first, let last,
               Int(last.daysSinceEpoch) - Int(first.daysSinceEpoch) > 60
         else { return nil }
         return statistics.offsets[0]

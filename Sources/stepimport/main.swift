@@ -44,11 +44,9 @@ func run() -> ExitStatus {
     case .manual:
         try? StandardStreams.writeOutput(Invocation.program.manPage(date: HelpText.releaseDate))
         return .success
-    case .apple(let path, let options):
-        return read(ReadCommand(choice: .apple, path: path, options: options, diagnostics: diagnostics))
-    case .healthConnect(let path, let options):
-        return read(ReadCommand(choice: .healthConnect(options.inputFormat), path: path,
-                                options: options, diagnostics: diagnostics))
+    case .read(let family, let path, let options):
+        return read(ReadCommand(choice: .family(family, forcing: options.inputFormat), path: path, options: options,
+                                diagnostics: diagnostics))
     case .batch(let manifest, let options):
         return BatchCommand(manifestPath: manifest, options: options, diagnostics: diagnostics).run()
     case .inspect(let path, let request):

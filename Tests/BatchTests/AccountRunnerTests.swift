@@ -1,4 +1,5 @@
 import Foundation
+import ExportParsers
 import HealthDays
 import Testing
 @testable import Batch
@@ -10,7 +11,7 @@ import Testing
     static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("samples")
 
-    static func account(_ label: String, file: String, kind: BatchAccount.Kind = .apple,
+    static func account(_ label: String, file: String, kind: ExportChoice = .family(.appleHealth),
                         token: BatchAccount.TokenSource = .environment("STEPIMPORT_TEST_TOKEN"),
                         zone: String = "Europe/Berlin") -> BatchAccount {
         BatchAccount(line: 2, account: label, file: file, relativeFile: file, kind: kind, token: token,

@@ -1,3 +1,4 @@
+import ExportParsers
 import Foundation
 import Testing
 @testable import Batch
@@ -75,13 +76,13 @@ struct BatchTestFolder {
         #expect(ann.account == "ann")
         #expect(ann.file == folder.path + "/exports/ann.zip")
         #expect(ann.relativeFile == "exports/ann.zip")
-        #expect(ann.kind == .apple)
+        #expect(ann.kind == .family(.appleHealth))
         #expect(ann.token == .file(folder.path + "/tokens/ann"))
         #expect(ann.zone.identifier == "Europe/Berlin")
         #expect(bob.line == 3)
         #expect(bob.account == "bob")
         #expect(bob.file == folder.path + "/exports/bob.json")
-        #expect(bob.kind == .hc)
+        #expect(bob.kind == .family(.android))
         #expect(bob.token == .environment("BOB_TOKEN"))
         #expect(bob.zone == TimeZone(identifier: "UTC"))
     }

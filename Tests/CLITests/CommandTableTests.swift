@@ -29,7 +29,7 @@ import Testing
         let program = Invocation.program
         #expect(program.commands.map(\.name) == ["apple", "hc", "inspect", "batch", "completions", "man"])
         try check(ReadRequest.apple, in: program, start: ReadRequest(), base: ["export.zip"])
-        try check(ReadRequest.healthConnect, in: program, start: ReadRequest(), base: ["export.zip"])
+        try check(ReadRequest.android, in: program, start: ReadRequest(), base: ["export.zip"])
         try check(InspectRequest.command, in: program, start: InspectRequest(), base: ["export.zip"])
         try check(BatchRequest.command, in: program, start: BatchRequest(), base: ["accounts.csv"])
         try check(CompletionsRequest.command, in: program, start: CompletionsRequest(), base: ["zsh"])

@@ -78,7 +78,7 @@ struct AppleExportLocatorTests {
 
     static let refusedZips: [RefusedZip] = [
         RefusedZip(file: "no-export.zip", listed: ["notes.txt", "workout-routes/route_1.gpx"], remedy: nil),
-        RefusedZip(file: "health-connect.zip", listed: ["health_connect_export.db"], remedy: .useReader(for: .healthConnectZip)),
+        RefusedZip(file: "health-connect.zip", listed: ["health_connect_export.db"], remedy: .useReader(for: .healthConnectDatabase, inArchive: true)),
         // Both entries carry `HealthData` in their first KiB: only skipping them by name refuses this zip.
         RefusedZip(file: "decoys-only.zip",
                    listed: ["__MACOSX/apple_health_export/._export.xml", "apple_health_export/export_cda.xml"],

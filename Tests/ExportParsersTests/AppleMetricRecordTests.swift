@@ -297,7 +297,7 @@ final class MetricCollector: StepSink {
         ]
         for (line, record) in cases {
             let text = Self.document([Self.record(Self.heartRate, value: "61", unit: "count/min"), line])
-            let error = try #require(Self.failure(text, metrics: .apple), "\(record)")
+            let error = try #require(Self.failure(text, metrics: ExportFamily.appleHealth.metrics), "\(record)")
             #expect(error.record == record)
             #expect(error.line == 4)
             // And in the words of the import, one parse or in pieces.
@@ -425,7 +425,7 @@ final class MetricCollector: StepSink {
         return outcome
     }
 
-    @Test(arguments: [MetricSet.apple, metricSet(.steps, .sleep), metricSet(.heartRate, .workouts, .flights)])
+    @Test(arguments: [ExportFamily.appleHealth.metrics, metricSet(.steps, .sleep), metricSet(.heartRate, .workouts, .flights)])
     func thePiecesPathGivesTheSameMetricSamplesInTheSameOrder(_ metrics: MetricSet) {
         let bytes = Array(Self.mixedDocument(count: 400).utf8)
         let expected = Self.outcome { sink throws(ExportError) in

@@ -82,7 +82,7 @@ import TestSupport
     @Test func everyTableInTheColumnsUnit() throws {
         let folder = ScratchFolder()
         let database = try Self.database(Self.rows, in: folder)
-        let all = MetricSet.healthConnect.subtracting(.steps)
+        let all = ExportFamily.android.metrics.subtracting(.steps)
         let (entries, statistics) = try Self.read(database, all)
         let t0 = Self.t0, hour = Self.hour
         let expected: [MetricCollector.Entry] = [
@@ -151,18 +151,18 @@ import TestSupport
         let folder = ScratchFolder()
         let database = try Self.database(sql, in: folder)
         #expect(throws: ExportError.invalidRecord(database.location, at: .none, problem: problem)) {
-            try Self.read(database, MetricSet.healthConnect)
+            try Self.read(database, ExportFamily.android.metrics)
         }
         // Skipped and counted instead, and the read goes on.
-        let (_, statistics) = try Self.read(database, MetricSet.healthConnect, policy: .skip)
+        let (_, statistics) = try Self.read(database, ExportFamily.android.metrics, policy: .skip)
         #expect(statistics.skipped.count == 1)
     }
 
     @Test func theDayRulesOnTopGiveTheDaysByHand() throws {
         let folder = ScratchFolder()
         let database = try Self.database(Self.rows, in: folder)
-        let aggregator = MetricAggregator(metrics: .healthConnect, rule: .recordedOffset)
-        _ = try database.read(into: aggregator, metrics: .healthConnect)
+        let aggregator = MetricAggregator(metrics: ExportFamily.android.metrics, rule: .recordedOffset)
+        _ = try database.read(into: aggregator, metrics: ExportFamily.android.metrics)
         try aggregator.finish()
         let days = aggregator.days()
         // 06:13Z at +0200 is 2024-06-10 08:13; the Fit heart rate at -0500 is 01:13 the same day.

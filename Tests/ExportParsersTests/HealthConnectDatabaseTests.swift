@@ -344,7 +344,7 @@ private struct TestFailure: Error, CustomStringConvertible {
         var builder = DatabaseBuilder()
         builder.userVersion = version
         try builder.write([.init(0, 1000, offset: 0, count: "10", app: 1)], to: path)
-        guard case .notAnExport(_, .healthConnect, let found, _)? = readError(path) else {
+        guard case .notAnExport(_, .android, let found, _)? = readError(path) else {
             Issue.record("expected notAnExport, got \(String(describing: readError(path)))")
             return
         }
@@ -366,7 +366,7 @@ private struct TestFailure: Error, CustomStringConvertible {
         let path = folder.file("notes.db")
         try DatabaseBuilder.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); PRAGMA user_version = 20;", at: path)
         let error = readError(path)
-        guard case .notAnExport(_, .healthConnect, let found, _)? = error else {
+        guard case .notAnExport(_, .android, let found, _)? = error else {
             Issue.record("expected notAnExport, got \(String(describing: error))")
             return
         }
@@ -398,7 +398,7 @@ private struct TestFailure: Error, CustomStringConvertible {
         let folder = ScratchFolder()
         let json = folder.file("steps.json")
         try Data("{\"records\":[]}".utf8).write(to: URL(fileURLWithPath: json))
-        guard case .notAnExport(_, .healthConnect, let found, _)? = readError(json) else {
+        guard case .notAnExport(_, .android, let found, _)? = readError(json) else {
             Issue.record("expected notAnExport, got \(String(describing: readError(json)))")
             return
         }
@@ -707,7 +707,8 @@ private func daysAsSQLiteSees(_ path: String, scratch: ScratchFolder) throws -> 
 /// Reads `path` with the Health Connect reader into day totals (each sample on its own offset).
 private func daysAsRead(_ path: String, temporary: String) throws -> (days: [String], summary: ImportSummary) {
     let aggregator = DayAggregator(rule: .recordedOffset)
-    let summary = try HealthConnectImport.read(path: path, into: aggregator, limits: TemporaryCopyLimits(folder: temporary))
+    let summary = try ExportImporter.open(path: path, as: .family(.android), limits: TemporaryCopyLimits(folder: temporary))
+        .read(into: aggregator).summary
     try aggregator.finish()
     return (aggregator.dayTotals().pairs, summary)
 }

@@ -480,7 +480,7 @@ func feedJSON(_ bytes: [UInt8], to parser: HealthConnectJSONParser, chunk: Int) 
         #expect(error.line == 3)
         #expect(error.column == 3)
         #expect(error.message == bad.problem)
-        #expect(ExportError(error, at: InputLocation(path: "dump.json"), expected: .healthConnect, grammar: "JSON").remedy == .skipInvalid)
+        #expect(ExportError(error, at: InputLocation(path: "dump.json"), expected: .android, grammar: "JSON").remedy == .skipInvalid)
 
         let (collector, statistics) = try Self.parse(text, chunk: 7, policy: .skip)
         #expect(collector.entries.count + collector.dayTotals.count == 2)

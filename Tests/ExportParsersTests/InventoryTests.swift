@@ -132,7 +132,7 @@ import TestSupport
         #expect(plain.inventory == nil)
         let taken = try ExportImporter.open(path: path, as: .auto).read(into: SampleCollector(),
                                                                         options: ImportOptions(takesInventory: true))
-        #expect(taken.kind == .appleHealth)
+        #expect(taken.family == .appleHealth)
         #expect(taken.inventory?.apple?.healthKitExportVersion == "13")
         #expect(taken.inventory?.recordTypes.first { $0.name == "HKQuantityTypeIdentifierStepCount" }?.count
                 == taken.summary.stepRecords)
@@ -144,7 +144,7 @@ import TestSupport
         let path = TestPaths.packageRoot.appendingPathComponent("samples/Health Connect.zip").path
         let result = try ExportImporter.open(path: path, as: .auto).read(into: SampleCollector(),
                                                                          options: ImportOptions(takesInventory: true))
-        #expect(result.kind == .healthConnect)
+        #expect(result.family == .android)
         let inventory = try #require(result.inventory)
         #expect(inventory.database == ExportInventory.DatabaseMetadata(
             userVersion: 20, tables: ["active_calories_burned_record_table", "application_info_table", "device_info_table",

@@ -17,7 +17,7 @@ import TestSupport
         func day(_ text: String) -> MetricDay? { days.first { $0.date == date(text) } }
     }
 
-    static func read(_ text: String, metrics: MetricSet = .healthConnect, policy: InvalidRecordPolicy = .fail,
+    static func read(_ text: String, metrics: MetricSet = ExportFamily.android.metrics, policy: InvalidRecordPolicy = .fail,
                      fileName: String? = nil, chunk: Int = 7) throws -> Outcome {
         let aggregator = MetricAggregator(metrics: metrics, rule: .recordedOffset)
         let parser = StepCSVParser(sink: aggregator, invalidRecords: policy, fileName: fileName, metrics: metrics)
@@ -27,7 +27,7 @@ import TestSupport
                        aggregator: aggregator)
     }
 
-    static func failure(_ text: String, metrics: MetricSet = .healthConnect) -> ParseFailure? {
+    static func failure(_ text: String, metrics: MetricSet = ExportFamily.android.metrics) -> ParseFailure? {
         do {
             _ = try read(text, metrics: metrics)
             return nil

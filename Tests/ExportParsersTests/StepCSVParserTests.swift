@@ -463,7 +463,7 @@ import TestSupport
         #expect(error.column == bad.field)
         #expect(error.position.byteOffset == Int64((bad.header + "\n" + good).utf8.count), "the offset of the row's first byte")
         #expect(error.message.contains(bad.message), "\(error.message)")
-        #expect(ExportError(error, at: InputLocation(path: "2024-01-01.csv"), expected: .healthConnect, grammar: "CSV").remedy == .skipInvalid)
+        #expect(ExportError(error, at: InputLocation(path: "2024-01-01.csv"), expected: .android, grammar: "CSV").remedy == .skipInvalid)
 
         let skipped = try Self.parse(text, chunk: 3, policy: .skip, fileName: "2024-01-01.csv")
         #expect(skipped.entries.count + skipped.dayTotals.count == 2)

@@ -138,7 +138,7 @@ private final class LyingEntry: ByteStream {
         #expect(process.terminationStatus == 0)
         let limits = TemporaryCopyLimits(compressionRatio: 100, ratioFloor: 1_000_000, folder: temporary.path)
         do {
-            _ = try ExportImporter.open(path: zip, as: .healthConnect(nil), limits: limits).read(into: SampleCollector())
+            _ = try ExportImporter.open(path: zip, as: .family(.android), limits: limits).read(into: SampleCollector())
             Issue.record("a zip bomb was read")
         } catch {
             guard case .copyRefused(let location, 20_000_016, .compressionRatio) = error else {

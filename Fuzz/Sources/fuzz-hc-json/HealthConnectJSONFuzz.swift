@@ -13,10 +13,10 @@ public func fuzzHealthConnectJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
     fuzzFitbitMinutes(input)
     fuzzPriority(input)
     let aggregator = DayAggregator(rule: input.zoneRule)
-    let metrics = MetricAggregator(metrics: input.metrics.isStepsOnly ? .steps : .healthConnect, rule: input.zoneRule)
+    let metrics = MetricAggregator(metrics: input.metrics.isStepsOnly ? .steps : ExportFamily.android.metrics, rule: input.zoneRule)
     let parser = input.metrics.isStepsOnly
         ? HealthConnectJSONParser(sink: aggregator, invalidRecords: input.policy)
-        : HealthConnectJSONParser(sink: metrics, invalidRecords: input.policy, metrics: .healthConnect)
+        : HealthConnectJSONParser(sink: metrics, invalidRecords: input.policy, metrics: ExportFamily.android.metrics)
     guard input.parses(with: parser) else { return 0 }
     blackHole(parser.statistics.shapeNames)
     if input.metrics.isStepsOnly { totalDays(aggregator) } else { totalMetricDays(metrics) }
@@ -30,7 +30,7 @@ public func fuzzHealthConnectJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
 func fuzzFitbitMinutes(_ input: FuzzInput) {
     let minuteKinds = FitbitMinuteParser.Kind.allCases.filter { $0 != .sleep }
     let kind = minuteKinds[(input.bytes.count / 7) % minuteKinds.count]
-    let metrics = MetricAggregator(metrics: .healthConnect, rule: input.zoneRule)
+    let metrics = MetricAggregator(metrics: ExportFamily.android.metrics, rule: input.zoneRule)
     let parser: StepRecordParser = input.metrics.isStepsOnly
         ? FitbitMinuteParser(sink: metrics, kind: kind, invalidRecords: input.policy)
         : FitbitSleepParser(sink: metrics, invalidRecords: input.policy)

@@ -13,12 +13,12 @@ import HealthDays
 public func fuzzHealthConnectSQLite(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let input = FuzzInput(data, size)
     let aggregator = DayAggregator(rule: input.zoneRule)
-    let metrics = MetricAggregator(metrics: input.metrics.isStepsOnly ? .steps : .healthConnect, rule: input.zoneRule)
+    let metrics = MetricAggregator(metrics: input.metrics.isStepsOnly ? .steps : ExportFamily.android.metrics, rule: input.zoneRule)
     do throws(ExportError) {
         let database = try HealthConnectDatabase(copying: MemoryStream(input.bytes, name: "health_connect_export.db"))
         let statistics = input.metrics.isStepsOnly
             ? try database.read(into: aggregator, invalidRecords: input.policy)
-            : try database.read(into: metrics, invalidRecords: input.policy, metrics: .healthConnect)
+            : try database.read(into: metrics, invalidRecords: input.policy, metrics: ExportFamily.android.metrics)
         blackHole(statistics)
     } catch {
         blackHole(error.description)

@@ -13,10 +13,10 @@ let fileNames: [String?] = [nil, "records.csv", "2025-02-02.csv", "Daily activit
 public func fuzzStepCSV(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let input = FuzzInput(data, size)
     let aggregator = DayAggregator(rule: input.zoneRule)
-    let metrics = MetricAggregator(metrics: input.metrics.isStepsOnly ? .steps : .healthConnect, rule: input.zoneRule)
+    let metrics = MetricAggregator(metrics: input.metrics.isStepsOnly ? .steps : ExportFamily.android.metrics, rule: input.zoneRule)
     let parser = StepCSVParser(sink: input.metrics.isStepsOnly ? aggregator : metrics, invalidRecords: input.policy,
                                fileName: fileNames[(size / 28) % fileNames.count],
-                               metrics: input.metrics.isStepsOnly ? .steps : .healthConnect)
+                               metrics: input.metrics.isStepsOnly ? .steps : ExportFamily.android.metrics)
     guard input.parses(with: parser) else { return 0 }
     blackHole(parser.statistics)
     if input.metrics.isStepsOnly { totalDays(aggregator) } else { totalMetricDays(metrics) }

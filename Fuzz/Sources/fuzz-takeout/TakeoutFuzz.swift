@@ -4,7 +4,7 @@ import FuzzSupport
 import HealthDays
 
 /// Google Fit Takeout as a folder: the input describes up to eight files, which are written into
-/// a fresh folder (removed after the run), and `HealthConnectImport.read(path:)` reads the folder:
+/// a fresh folder (removed after the run), and the importer reads the folder:
 /// the opener's walk, `TakeoutPlan` (which of Takeout's three copies of the steps to read: the
 /// daily summary, the per-day CSVs or the `estimated_steps` stream), then the CSV and JSON
 /// readers on the files it chose.
@@ -37,8 +37,8 @@ public func fuzzTakeout(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard written > 0 else { return 0 }
     let aggregator = DayAggregator(rule: input.zoneRule)
     do throws(ExportError) {
-        let summary = try HealthConnectImport.read(path: folder, into: aggregator,
-                                                   options: ImportOptions(invalidRecords: input.policy))
+        let summary = try ExportImporter.open(path: folder, as: .family(.android))
+            .read(into: aggregator, options: ImportOptions(invalidRecords: input.policy)).summary
         blackHole(summary)
     } catch {
         blackHole(error.description)

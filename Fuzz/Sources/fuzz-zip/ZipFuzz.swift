@@ -4,10 +4,10 @@ import HealthDays
 
 /// Archive bytes through the one opener and the one importer, as a user's file: the bytes are
 /// written to a temporary file (removed after the run), `ExportImporter.open(path:as:)` opens
-/// it (libzip, nested zips through temporary spools, the Apple locator, the Health Connect
-/// sniffer and Takeout plan) and `read` reads what it found into the day rules. The reader is
+/// it (libzip, nested zips through temporary spools, the Apple locator, the table of
+/// formats and Takeout plan) and `read` reads what it found into the day rules. The reader is
 /// chosen by the input's length: `apple`, `hc` or automatic.
-let choices: [ExportChoice] = [.auto, .apple, .healthConnect(nil)]
+let choices: [ExportChoice] = [.auto, .family(.appleHealth), .family(.android)]
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzZip(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

@@ -94,9 +94,9 @@ public enum AppleExportLocator {
         }
         let remedy: Remedy?
         if sawHealthConnect {
-            remedy = .useReader(for: .healthConnectZip)
+            remedy = .useReader(for: .healthConnectDatabase, inArchive: true)
         } else if sawTakeout {
-            remedy = .useReader(for: .takeoutArchive)
+            remedy = .useReader(for: .googleFitTakeout, inArchive: true)
         } else {
             remedy = nil
         }
@@ -140,14 +140,14 @@ public enum AppleExportLocator {
 
     static func remedy(forHead head: [UInt8]) -> Remedy? {
         if head.starts(with: Array("SQLite format 3".utf8)) {
-            return .useReader(for: .healthConnectDatabase)
+            return .useReader(for: .healthConnectDatabase, inArchive: false)
         }
         let text = ContentHead.afterBOMAndSpace(head)
         if let first = text.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
-            return .useReader(for: .jsonDump)
+            return .useReader(for: .appDumpJSON, inArchive: false)
         }
         if let first = text.first, first != UInt8(ascii: "<") {
-            return .useReader(for: .csvExport)
+            return .useReader(for: .recordCSV, inArchive: false)
         }
         return nil
     }

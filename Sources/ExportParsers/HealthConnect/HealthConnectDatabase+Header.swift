@@ -42,10 +42,10 @@ extension HealthConnectDatabase {
     static func checkHeader(_ header: ArraySlice<UInt8>, fileSize: Int64, location: InputLocation) throws(ExportError) {
         let hint = Remedy.useHealthConnectDatabase
         if header.isEmpty {
-            throw ExportError.notAnExport(location, expected: .healthConnect, found: "the file is empty", remedy: hint)
+            throw ExportError.notAnExport(location, expected: .android, found: "the file is empty", remedy: hint)
         }
         guard header.count >= magic.count, header.prefix(magic.count).elementsEqual(magic) else {
-            throw ExportError.notAnExport(location, expected: .healthConnect,
+            throw ExportError.notAnExport(location, expected: .android,
                                           found: "it is not an SQLite database (it does not start with \"SQLite format 3\")",
                                           remedy: hint)
         }

@@ -28,12 +28,12 @@ extension HealthConnectDatabase {
             let shown = tables.filter { !$0.hasPrefix("sqlite_") }
             let holds = shown.isEmpty ? "no tables at all"
                 : (shown.count == 1 ? "table " : "tables ") + shown.prefix(8).joined(separator: ", ") + (shown.count > 8 ? ", ..." : "")
-            throw ExportError.notAnExport(location, expected: .healthConnect,
+            throw ExportError.notAnExport(location, expected: .android,
                                           found: "an SQLite database with no steps_record_table (it holds \(holds))",
                                           remedy: .useHealthConnectDatabase)
         }
         guard tables.contains("application_info_table") else {
-            throw ExportError.notAnExport(location, expected: .healthConnect,
+            throw ExportError.notAnExport(location, expected: .android,
                                           found: "an SQLite database with steps_record_table but no application_info_table",
                                           remedy: nil)
         }
@@ -43,7 +43,7 @@ extension HealthConnectDatabase {
             if table == "steps_record_table" { hasLastModified = columns.contains("last_modified_time") }
             let absent = wanted.filter { !columns.contains($0) }
             guard absent.isEmpty else {
-                throw ExportError.notAnExport(location, expected: .healthConnect,
+                throw ExportError.notAnExport(location, expected: .android,
                                               found: "an SQLite database whose \(table) has no column \(absent.joined(separator: ", "))",
                                               remedy: nil)
             }
@@ -56,7 +56,7 @@ extension HealthConnectDatabase {
         }
         guard knownSchemaVersions.contains(version) else {
             throw ExportError.notAnExport(
-                location, expected: .healthConnect,
+                location, expected: .android,
                 found: "schema version \(version) is not one this version of stepimport knows "
                     + "(\(knownSchemaVersions.lowerBound) to \(knownSchemaVersions.upperBound))",
                 remedy: version > knownSchemaVersions.upperBound

@@ -240,16 +240,6 @@ public struct MetricSet: OptionSet, Sendable, Hashable {
     public static let steps = MetricSet(Metric.steps)
     /// Every metric any reader gives.
     public static let all = MetricSet(Metric.allCases)
-    /// What an Apple Health export gives (`stepimport apple --metric all`): HRV as SDNN; no total
-    /// energy (Apple keeps active and resting energy apart), no Google Fit minutes or points.
-    public static let apple = MetricSet(Metric.allCases.filter {
-        ![.heartRateVariabilityRMSSD, .totalEnergy, .moveMinutes, .heartPoints].contains($0)
-    })
-    /// What Health Connect, its app dumps and Google Fit Takeout give (`stepimport hc --metric
-    /// all`): HRV as RMSSD, no exercise minutes (Health Connect has no such record: its exercise
-    /// sessions are the workouts).
-    public static let healthConnect = MetricSet(Metric.allCases.filter { $0 != .heartRateVariability && $0 != .exercise })
-
     public func contains(_ metric: Metric) -> Bool {
         rawValue & 1 << UInt32(metric.rawValue) != 0
     }

@@ -25,15 +25,19 @@ public struct InputLocation: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The kinds of export stepimport reads, for messages that say which one was expected.
-public enum ExportKind: Sendable, Equatable, CustomStringConvertible {
+/// The families of export stepimport reads, one command each, for messages that say which one
+/// was expected. Which formats belong to a family, and which command reads it, is the table of
+/// formats' (`ExportFormats` in ExportParsers).
+public enum ExportFamily: String, Sendable, Equatable, CaseIterable, CustomStringConvertible {
+    /// Apple Health's export.
     case appleHealth
-    case healthConnect
+    /// What an Android phone leaves: Health Connect, app dumps, Google Fit and Fitbit Takeout.
+    case android
 
     public var description: String {
         switch self {
         case .appleHealth: return "an Apple Health export"
-        case .healthConnect: return "a Health Connect or Google Fit export"
+        case .android: return "a Health Connect or Google Fit export"
         }
     }
 
@@ -41,7 +45,7 @@ public enum ExportKind: Sendable, Equatable, CustomStringConvertible {
     var plural: String {
         switch self {
         case .appleHealth: return "Apple Health exports"
-        case .healthConnect: return "Health Connect or Google Fit exports"
+        case .android: return "Health Connect or Google Fit exports"
         }
     }
 }
@@ -54,9 +58,9 @@ public enum ExportError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadable(InputLocation, reason: String)
     /// The input is readable but is not the kind of export this reader reads; `remedy` says what
     /// to do instead, where something can be said.
-    case notAnExport(InputLocation, expected: ExportKind, found: String, remedy: Remedy?)
+    case notAnExport(InputLocation, expected: ExportFamily, found: String, remedy: Remedy?)
     /// The input holds more than one export and it is not clear which one to read.
-    case ambiguous(InputLocation, expected: ExportKind, candidates: [String])
+    case ambiguous(InputLocation, expected: ExportFamily, candidates: [String])
     /// A zip archive is damaged or truncated.
     case badArchive(InputLocation, reason: String)
     /// The data is not well-formed (bad XML, JSON or CSV, a truncated document, a corrupt
@@ -163,7 +167,7 @@ extension ExportError {
 
     /// A parser's failure, placed in the file (and zip entry) it came from; `grammar` names
     /// the syntax that was broken ("XML", "JSON", "CSV").
-    public init(_ failure: ParseFailure, at location: InputLocation, expected: ExportKind, grammar: String) {
+    public init(_ failure: ParseFailure, at location: InputLocation, expected: ExportFamily, grammar: String) {
         switch failure.kind {
         case .malformed:
             self = .malformed(location, at: failure.position, problem: "malformed \(grammar): \(failure.message)")

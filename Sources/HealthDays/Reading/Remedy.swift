@@ -1,8 +1,9 @@
 /// What a user can do about a problem. The library names it; the executable words it (the
 /// command, the flag, the file to look for), so the library speaks no command line.
 public enum Remedy: Equatable, Sendable {
-    /// Read the input with the reader for what it was found to be.
-    case useReader(for: FoundFormat)
+    /// Read the input with the command for the format it was found to be (`inArchive`: found by
+    /// the names inside a zip, not by the file's own first bytes).
+    case useReader(for: ExportFormatID, inArchive: Bool)
     /// Skip unusable records and have them reported instead of stopping.
     case skipInvalid
     /// Point at the Apple export itself: the zip, the XML or the unpacked folder.
@@ -21,25 +22,4 @@ public enum Remedy: Equatable, Sendable {
     case useRoomierTemporaryFolder
     /// Health Connect's total needs the apps' priority: give it, highest first.
     case givePriorityList
-}
-
-/// What an input was recognised as, when it is not what the reader in use reads.
-public enum FoundFormat: Equatable, Sendable {
-    /// A zip holding Health Connect's own export database.
-    case healthConnectZip
-    /// A Google Takeout archive.
-    case takeoutArchive
-    /// An SQLite database (Health Connect's export).
-    case healthConnectDatabase
-    /// A JSON dump of Health Connect or Google Fit data.
-    case jsonDump
-    /// A CSV step export.
-    case csvExport
-    /// An Apple Health export.
-    case appleHealthExport
-
-    /// The kind of export that reader reads.
-    public var kind: ExportKind {
-        self == .appleHealthExport ? .appleHealth : .healthConnect
-    }
 }

@@ -116,7 +116,7 @@ struct BatchReport: Encodable {
         let summarizing = options.post == nil
         accounts = outcomes.map { outcome in
             Account(account: outcome.account.account, line: outcome.account.line, file: outcome.account.relativeFile,
-                    zone: outcome.account.zoneName, kind: outcome.kind ?? outcome.account.kind.rawValue,
+                    zone: outcome.account.zoneName, kind: outcome.kind ?? outcome.account.kind.word,
                     status: outcome.status.rawValue, format: outcome.format, daysParsed: outcome.daysParsed,
                     firstDay: outcome.firstDay?.description, lastDay: outcome.lastDay?.description,
                     totalSteps: summarizing && outcome.status == .done ? outcome.totalSteps : nil,
@@ -164,7 +164,7 @@ enum BatchTable {
                               rightAligned: [2, 5])
             for outcome in outcomes {
                 let ok = outcome.status == .done
-                table.add([outcome.account.shownLabel, outcome.kind ?? outcome.account.kind.rawValue,
+                table.add([outcome.account.shownLabel, outcome.kind ?? outcome.account.kind.word,
                            ok ? String(outcome.daysParsed) : "-", outcome.firstDay?.description ?? "-",
                            outcome.lastDay?.description ?? "-", ok ? String(outcome.totalSteps) : "-", status(outcome)])
             }

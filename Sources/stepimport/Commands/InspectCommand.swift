@@ -41,7 +41,7 @@ struct InspectCommand {
                                           parseWorkers: tuning.parseWorkers, pieceSize: tuning.pieceSize,
                                           progress: progress, takesInventory: true, strictXML: options.strictXML)
         // Apple or Android by content; a forced --input-format is for Android's plain files.
-        let choice: ExportChoice = options.inputFormat.map { .healthConnect($0) } ?? .auto
+        let choice: ExportChoice = options.inputFormat.map { .family(.android, forcing: $0) } ?? .auto
         let result: ImportResult
         do throws(ExportError) {
             defer { meter?.clear() }

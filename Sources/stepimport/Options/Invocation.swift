@@ -1,11 +1,12 @@
 import CommandLineKit
+import HealthDays
 
 /// What the command line asks for.
 enum Invocation {
     case help(command: String?)
     case version
-    case apple(path: String, options: ReadOptions)
-    case healthConnect(path: String, options: ReadOptions)
+    /// `apple` or `hc`: read an export with the formats of one family.
+    case read(ExportFamily, path: String, options: ReadOptions)
     case batch(manifest: String, options: BatchOptions)
     case inspect(path: String, request: InspectRequest)
     case completions(Shell)
@@ -17,7 +18,7 @@ enum Invocation {
         version: HelpText.version,
         overview: "Turn phone health exports into trustworthy daily step totals.",
         discussion: HelpText.programDiscussion,
-        commands: [ReadRequest.apple, ReadRequest.healthConnect, InspectRequest.command, BatchRequest.command,
+        commands: [ReadRequest.apple, ReadRequest.android, InspectRequest.command, BatchRequest.command,
                    CompletionsRequest.command, ManualRequest.command],
         sections: [HelpText.exitStatus],
         // The pages' usage lines have always filled 67 columns after `USAGE: stepimport <command> `.
@@ -32,11 +33,10 @@ enum Invocation {
             return .version
         case .run(let command, let rest):
             switch command {
-            case ReadRequest.apple.name:
-                return try parse(rest, with: ReadRequest.apple, into: ReadRequest()) { .apple(path: $0.path, options: $0.options) }
-            case ReadRequest.healthConnect.name:
-                return try parse(rest, with: ReadRequest.healthConnect, into: ReadRequest()) {
-                    .healthConnect(path: $0.path, options: $0.options)
+            case ReadRequest.apple.name, ReadRequest.android.name:
+                let family = command == ReadRequest.apple.name ? ExportFamily.appleHealth : .android
+                return try parse(rest, with: ReadRequest.command(for: family), into: ReadRequest()) {
+                    .read(family, path: $0.path, options: $0.options)
                 }
             case InspectRequest.command.name:
                 return try parse(rest, with: InspectRequest.command, into: InspectRequest()) {

@@ -25,7 +25,7 @@ struct ReadOptions {
     var quiet = false
     var progress = true
     /// `hc --input-format`: nil to detect.
-    var inputFormat: HealthConnectInputFormat?
+    var inputFormat: String?
     /// `--post` and its options; nil when only printing.
     var post: PostOptions?
 }

@@ -20,9 +20,17 @@ struct ReadRequest: ReadingRequest, PostingRequest {
 }
 
 extension ReadRequest {
+    /// The command that reads a family's exports.
+    static func command(for family: ExportFamily) -> Command<ReadRequest> {
+        switch family {
+        case .appleHealth: return apple
+        case .android: return android
+        }
+    }
+
     /// `stepimport apple`.
     static let apple = Command<ReadRequest>(
-        "apple",
+        ExportFamily.appleHealth.command,
         abstract: .asWritten("""
             Read an Apple Health export (export.zip, export.xml, the
             unpacked folder, or - for standard input).
@@ -40,7 +48,7 @@ extension ReadRequest {
                 """),
             .bySource(help: "Show every source's total per day and mark the winner (in every format; csv: date,steps,source,winner, a row per source; with --metric, date,metric,source,value,winner)."),
             .rule(apple: true, help: "highest-source (the default and only rule here): the highest single source per day. Health Connect's hc-priority is for `stepimport hc`."),
-            .metric(.apple, help: .asWritten("""
+            .metric(ExportFamily.appleHealth.metrics, help: .asWritten("""
                 The daily metrics to total, a comma list (repeatable):
                 steps (default), distance, active-energy, flights,
                 exercise, heart-rate, resting-hr, hrv, vo2max, sleep,
@@ -77,8 +85,8 @@ extension ReadRequest {
         finish: checkDates)
 
     /// `stepimport hc`.
-    static let healthConnect = Command<ReadRequest>(
-        "hc",
+    static let android = Command<ReadRequest>(
+        ExportFamily.android.command,
         abstract: .asWritten("""
             Read a Health Connect export, an app's JSON or CSV dump,
             or Google Fit Takeout (zip, folder, CSV or JSON).
@@ -101,7 +109,7 @@ extension ReadRequest {
                 with --post.
                 """)),
             .priority,
-            .metric(.healthConnect, help: .asWritten("""
+            .metric(ExportFamily.android.metrics, help: .asWritten("""
                 The daily metrics to total, a comma list (repeatable):
                 steps (default), distance, active-energy, total-energy,
                 flights, move-minutes, heart-points, heart-rate, resting-hr,

@@ -59,20 +59,26 @@ extension Option where Options: ReadingRequest {
         }
     }
 
+    /// The `--input-format` words of the table of formats, as "sqlite, json or csv".
+    private static var inputFormatWords: String {
+        let words = ExportFormats.forcingWords(of: .android)
+        return words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words.last!
+    }
+
     /// `hc` and `inspect --input-format`: `auto` (detect), or one format to read a plain file as.
     static var inputFormat: Option {
         .value("--input-format", value: "format",
-               help: "auto (default), sqlite, json or csv: read a plain file as this format instead of recognising it.") {
+               help: "auto (default), \(inputFormatWords): read a plain file as this format instead of recognising it.") {
             (request, text) throws(Rejection) in
             guard text != "auto" else {
                 request.read.inputFormat = nil
                 return
             }
-            guard let format = HealthConnectInputFormat(rawValue: text) else {
-                let names = (["auto"] + HealthConnectInputFormat.allCases.map(\.rawValue)).joined(separator: ", ")
-                throw Rejection("unknown input format '\(text)' (use \(names))")
+            let words = ExportFormats.forcingWords(of: .android)
+            guard words.contains(text) else {
+                throw Rejection("unknown input format '\(text)' (use \((["auto"] + words).joined(separator: ", ")))")
             }
-            request.read.inputFormat = format
-        }.choices(["auto"] + HealthConnectInputFormat.allCases.map(\.rawValue))
+            request.read.inputFormat = text
+        }.choices(["auto"] + ExportFormats.forcingWords(of: .android))
     }
 }

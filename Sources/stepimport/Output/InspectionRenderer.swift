@@ -126,7 +126,7 @@ struct InspectionRenderer {
         func string(_ text: String?) -> String { text.map(JSONString.literal) ?? "null" }
         func date(_ day: LocalDate?) -> String { day.map { "\"\($0)\"" } ?? "null" }
 
-        field("kind", inspection.result.kind == .appleHealth ? "\"appleHealth\"" : "\"healthConnect\"")
+        field("kind", inspection.result.family == .appleHealth ? "\"appleHealth\"" : "\"healthConnect\"")
         field("format", string(summary.format))
         field("locations", "[" + summary.locations.map { location in
             "{\"path\":\(string(location.path)),\"entries\":[\(location.entries.map(JSONString.literal).joined(separator: ","))],"

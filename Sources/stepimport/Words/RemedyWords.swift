@@ -1,4 +1,5 @@
 import BackendUpload
+import ExportParsers
 import HealthDays
 
 /// The remedies the library names, in this command line's words.
@@ -6,14 +7,18 @@ extension Remedy {
     /// The sentence for the hint line (or, for `skipInvalid`, the parenthesis after the problem).
     var words: String {
         switch self {
-        case .useReader(let found):
-            switch found {
-            case .healthConnectZip: return "this is a Health Connect export: use `stepimport hc`"
-            case .takeoutArchive: return "this is a Google Takeout archive: use `stepimport hc`"
-            case .healthConnectDatabase: return "a Health Connect database is read by `stepimport hc`"
-            case .jsonDump: return "Health Connect and Google Fit JSON dumps are read by `stepimport hc`"
-            case .csvExport: return "CSV step exports are read by `stepimport hc`"
-            case .appleHealthExport: return "Apple Health exports are read by `stepimport apple`"
+        case .useReader(let found, let inArchive):
+            guard let format = ExportFormats.format(found) else { return "" }
+            let command = "`stepimport \(format.family.command)`"
+            switch (found, inArchive) {
+            case (.healthConnectDatabase, true): return "this is a Health Connect export: use \(command)"
+            case (.googleFitTakeout, true): return "this is a Google Takeout archive: use \(command)"
+            case (.healthConnectDatabase, false): return "a Health Connect database is read by \(command)"
+            case (.appDumpJSON, _): return "Health Connect and Google Fit JSON dumps are read by \(command)"
+            case (.recordCSV, _): return "CSV step exports are read by \(command)"
+            case (.appleHealthXML, _): return "Apple Health exports are read by \(command)"
+            case (_, true): return "this is \(format.name): use \(command)"
+            case (_, false): return "\(format.name) is read by \(command)"
             }
         case .skipInvalid:
             return "use --skip-invalid to skip such records and report them"

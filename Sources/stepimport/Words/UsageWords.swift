@@ -27,7 +27,7 @@ extension UsageError {
         guard command == nil, case .unknownSubcommand(let word) = problem, arguments.first == word,
               (try? FileStatus.of(path: word)) != nil,
               let importer = try? ExportImporter.open(path: word, as: .auto) else { return nil }
-        let subcommand = importer.kind == .appleHealth ? "apple" : "hc"
+        let subcommand = importer.family.command
         return (["stepimport", subcommand] + arguments.map(Self.shellWord)).joined(separator: " ")
     }
 
