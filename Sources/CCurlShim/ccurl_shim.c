@@ -1,7 +1,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <curl/curl.h>
@@ -31,15 +31,19 @@ static struct {
     void (*free)(void *pointer);
 } curl;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int loaded = 0;
+// `tried` and `load_error` are written under `load_lock`, once; `loaded` is set (release) after
+// every field of `curl` is, so a wrapper that reads it (acquire) sees them all.
+static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+static int tried = 0;
+static atomic_int loaded = 0;
 static char load_error[512] = "";
 
-static void load(void) {
-    const char *name = getenv("STEPIMPORT_LIBCURL");
-    if (name == NULL || name[0] == '\0') {
-        name = "libcurl.so.4";
-    }
+static int ready(void) {
+    return atomic_load_explicit(&loaded, memory_order_acquire);
+}
+
+static void load(const char *path) {
+    const char *name = path != NULL && path[0] != '\0' ? path : "libcurl.so.4";
     void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) {
         const char *why = dlerror();
@@ -77,26 +81,31 @@ static void load(void) {
     FIND(url_strerror, "curl_url_strerror");
     FIND(free, "curl_free");
 #undef FIND
-    loaded = 1;
+    atomic_store_explicit(&loaded, 1, memory_order_release);
 }
 
-int ccurl_load(void) {
-    if (pthread_once(&load_once, load) != 0) {
-        return -1;
+int ccurl_load(const char *path) {
+    pthread_mutex_lock(&load_lock);
+    if (!tried) {
+        tried = 1;
+        load(path);
     }
-    return loaded ? 0 : -1;
+    pthread_mutex_unlock(&load_lock);
+    return ready() ? 0 : -1;
 }
 
 const char *ccurl_load_error(void) {
-    ccurl_load();
-    return load_error;
+    pthread_mutex_lock(&load_lock);
+    const char *why = load_error;
+    pthread_mutex_unlock(&load_lock);
+    return why;
 }
 
 static pthread_once_t global_init_once = PTHREAD_ONCE_INIT;
 static CURLcode global_init_result = CURLE_FAILED_INIT;
 
 static void global_init(void) {
-    if (ccurl_load() == 0) {
+    if (ready()) {
         global_init_result = curl.global_init(CURL_GLOBAL_DEFAULT);
     }
 }
@@ -109,74 +118,74 @@ CURLcode ccurl_global_init_once(void) {
 }
 
 const char *ccurl_version(void) {
-    return ccurl_load() == 0 ? curl.version() : NULL;
+    return ready() ? curl.version() : NULL;
 }
 
 CURL *ccurl_easy_init(void) {
-    return ccurl_load() == 0 ? curl.easy_init() : NULL;
+    return ready() ? curl.easy_init() : NULL;
 }
 
 void ccurl_easy_cleanup(CURL *handle) {
-    if (ccurl_load() == 0) {
+    if (ready()) {
         curl.easy_cleanup(handle);
     }
 }
 
 void ccurl_easy_reset(CURL *handle) {
-    if (ccurl_load() == 0) {
+    if (ready()) {
         curl.easy_reset(handle);
     }
 }
 
 CURLcode ccurl_easy_perform(CURL *handle) {
-    return ccurl_load() == 0 ? curl.easy_perform(handle) : CURLE_FAILED_INIT;
+    return ready() ? curl.easy_perform(handle) : CURLE_FAILED_INIT;
 }
 
 const char *ccurl_easy_strerror(CURLcode code) {
-    return ccurl_load() == 0 ? curl.easy_strerror(code) : "libcurl could not be loaded";
+    return ready() ? curl.easy_strerror(code) : "libcurl could not be loaded";
 }
 
 struct curl_slist *ccurl_slist_append(struct curl_slist *list, const char *line) {
-    return ccurl_load() == 0 ? curl.slist_append(list, line) : NULL;
+    return ready() ? curl.slist_append(list, line) : NULL;
 }
 
 void ccurl_slist_free_all(struct curl_slist *list) {
-    if (ccurl_load() == 0) {
+    if (ready()) {
         curl.slist_free_all(list);
     }
 }
 
 CURLU *ccurl_url(void) {
-    return ccurl_load() == 0 ? curl.url() : NULL;
+    return ready() ? curl.url() : NULL;
 }
 
 void ccurl_url_cleanup(CURLU *handle) {
-    if (ccurl_load() == 0) {
+    if (ready()) {
         curl.url_cleanup(handle);
     }
 }
 
 CURLUcode ccurl_url_set(CURLU *handle, CURLUPart part, const char *content, unsigned int flags) {
-    return ccurl_load() == 0 ? curl.url_set(handle, part, content, flags) : CURLUE_OUT_OF_MEMORY;
+    return ready() ? curl.url_set(handle, part, content, flags) : CURLUE_OUT_OF_MEMORY;
 }
 
 CURLUcode ccurl_url_get(CURLU *handle, CURLUPart part, char **content, unsigned int flags) {
-    return ccurl_load() == 0 ? curl.url_get(handle, part, content, flags) : CURLUE_OUT_OF_MEMORY;
+    return ready() ? curl.url_get(handle, part, content, flags) : CURLUE_OUT_OF_MEMORY;
 }
 
 const char *ccurl_url_strerror(CURLUcode code) {
-    return ccurl_load() == 0 ? curl.url_strerror(code) : "libcurl could not be loaded";
+    return ready() ? curl.url_strerror(code) : "libcurl could not be loaded";
 }
 
 void ccurl_free(void *pointer) {
-    if (ccurl_load() == 0) {
+    if (ready()) {
         curl.free(pointer);
     }
 }
 
 // Whether libcurl documents `option` as taking a value of `type` (or `other_type`).
 static int option_takes(CURLoption option, curl_easytype type, curl_easytype other_type) {
-    if (ccurl_load() != 0) {
+    if (!ready()) {
         return 0;
     }
     const struct curl_easyoption *description = curl.easy_option_by_id(option);
@@ -220,7 +229,7 @@ CURLcode ccurl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *
 }
 
 CURLcode ccurl_setopt_data_callback(CURL *handle, CURLoption option, ccurl_data_callback callback) {
-    if (ccurl_load() != 0) {
+    if (!ready()) {
         return CURLE_FAILED_INIT;
     }
     if (option != CURLOPT_WRITEFUNCTION && option != CURLOPT_HEADERFUNCTION) {
@@ -230,7 +239,7 @@ CURLcode ccurl_setopt_data_callback(CURL *handle, CURLoption option, ccurl_data_
 }
 
 CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
-    if (ccurl_load() != 0) {
+    if (!ready()) {
         return CURLE_FAILED_INIT;
     }
     if ((info & CURLINFO_TYPEMASK) != CURLINFO_LONG) {
@@ -240,7 +249,7 @@ CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
 }
 
 CURLcode ccurl_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
-    if (ccurl_load() != 0) {
+    if (!ready()) {
         return CURLE_FAILED_INIT;
     }
     if ((info & CURLINFO_TYPEMASK) != CURLINFO_STRING) {
@@ -251,7 +260,7 @@ CURLcode ccurl_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
 }
 
 CURLcode ccurl_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value) {
-    if (ccurl_load() != 0) {
+    if (!ready()) {
         return CURLE_FAILED_INIT;
     }
     if ((info & CURLINFO_TYPEMASK) != CURLINFO_OFF_T) {

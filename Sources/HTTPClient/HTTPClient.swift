@@ -8,10 +8,28 @@ import Synchronization
 /// goes to this computer, only HTTP(S) is spoken, and no proxy is used. Requests from several
 /// threads are safe and run one after the other; `send` blocks until the answer is complete.
 public final class HTTPClient: Sendable {
+    /// The libcurl file to load (a path, or a file name for the dynamic loader); nil loads
+    /// `libcurl.so.4`. libcurl is loaded once per process, by the first client, URL check or
+    /// `libraryVersion`, from the path set then: set it before any of those.
+    public static var libraryPath: String? {
+        get { requestedLibrary.withLock { $0 } }
+        set { requestedLibrary.withLock { $0 = newValue } }
+    }
+    private static let requestedLibrary = Mutex<String?>(nil)
+
+    /// Loads libcurl from `libraryPath` if no call has yet; throws `libcurlMissing` with the
+    /// loader's words when it is not loaded.
+    static func loadLibrary() throws(HTTPClientError) {
+        let status = if let path = libraryPath { path.withCString { ccurl_load($0) } } else { ccurl_load(nil) }
+        guard status == 0 else {
+            throw .libcurlMissing(String(cString: ccurl_load_error()))
+        }
+    }
+
     /// The version of libcurl the process runs with and its TLS library: `7.88.1 (OpenSSL/3.0.17)`;
     /// when it cannot be loaded, why.
     public static var libraryVersion: String {
-        guard let text = ccurl_version() else {
+        guard (try? loadLibrary()) != nil, let text = ccurl_version() else {
             return "not loaded (\(String(cString: ccurl_load_error()))); sending needs it"
         }
         // curl_version() says "libcurl/7.88.1 OpenSSL/3.0.17 zlib/1.2.13 ...".
@@ -27,9 +45,7 @@ public final class HTTPClient: Sendable {
     /// timeout) or libcurl cannot be loaded or cannot start.
     public init(options: HTTPClientOptions = HTTPClientOptions()) throws(HTTPClientError) {
         try options.validate()
-        guard ccurl_load() == 0 else {
-            throw .libcurlMissing(String(cString: ccurl_load_error()))
-        }
+        try Self.loadLibrary()
         let code = ccurl_global_init_once()
         guard code == CURLE_OK else {
             throw .other(host: nil, detail: "libcurl failed to start: \(String(cString: ccurl_easy_strerror(code)))")

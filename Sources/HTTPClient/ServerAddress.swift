@@ -20,9 +20,7 @@ final class ServerAddress {
     /// name or password, and `http` to anything but this computer. Nothing touches the
     /// network here, not even a name lookup.
     init(_ text: String) throws(HTTPClientError) {
-        guard ccurl_load() == 0 else {
-            throw .libcurlMissing(String(cString: ccurl_load_error()))
-        }
+        try HTTPClient.loadLibrary()
         guard let handle = ccurl_url() else {
             throw .other(host: nil, detail: "out of memory parsing a URL")
         }

@@ -3,6 +3,7 @@ import ExportInput
 import ExportParsers
 import Foundation
 import HealthDays
+import HTTPClient
 import Platform
 
 /// Parses the command line, runs the subcommand and maps its outcome to an exit status.
@@ -20,6 +21,8 @@ func run() -> ExitStatus {
     let tuning = Tuning(environment: ProcessInfo.processInfo.environment)
     // Set before any zip is opened, on any thread.
     ZipInflater.processDefault = tuning.inflater ?? .isal
+    // Before `--version` or any client loads libcurl, which happens once.
+    HTTPClient.libraryPath = tuning.libcurlPath
     // Before any thread is started, so that every one inherits it: the reader, the parse workers
     // and the consumer wake each other for every piece, and would otherwise preempt each other.
     if tuning.batchScheduling { ThroughputScheduling.useForThisThread() }

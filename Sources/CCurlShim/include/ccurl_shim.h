@@ -1,8 +1,8 @@
 // libcurl, loaded when first needed, and typed wrappers for its variadic calls, which Swift
 // cannot call.
 //
-// libcurl is not linked: it is opened with dlopen at the first call of any function here
-// (`ccurl_load`), so that the commands that send nothing do not load it and the thirty
+// libcurl is not linked: it is opened with dlopen by `ccurl_load`, which the caller calls before
+// any other function here, so that the commands that send nothing do not load it and the thirty
 // libraries it brings (TLS, Kerberos, LDAP, ...): they cost about 6 ms at every start.
 // Swift calls libcurl only through these `ccurl_` functions; before libcurl is loaded, or when
 // it cannot be, each returns its failure value (NULL, CURLE_FAILED_INIT, CURLUE_OUT_OF_MEMORY).
@@ -20,16 +20,17 @@
 extern "C" {
 #endif
 
-/// Loads libcurl once per process: `libcurl.so.4`, or the file `STEPIMPORT_LIBCURL` names.
+/// Loads libcurl once per process from `path` (a file name or path for dlopen; NULL or "" for
+/// `libcurl.so.4`): the first call loads, and later calls return its result whatever their path.
 /// 0 when it is loaded with every function used here, -1 when not (`ccurl_load_error` says
 /// why). Safe to call from several threads at once.
-int ccurl_load(void);
+int ccurl_load(const char *path);
 
-/// Why `ccurl_load` failed (dlopen's or dlsym's words); empty when it did not.
+/// Why `ccurl_load` failed (dlopen's or dlsym's words); empty when it did not, or before it ran.
 const char *ccurl_load_error(void);
 
 /// Runs curl_global_init(CURL_GLOBAL_DEFAULT) once per process and returns its result,
-/// the same result on every later call; CURLE_FAILED_INIT when libcurl cannot be loaded.
+/// the same result on every later call; CURLE_FAILED_INIT when libcurl is not loaded.
 /// Safe to call from several threads at once.
 CURLcode ccurl_global_init_once(void);
 
