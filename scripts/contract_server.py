@@ -2,7 +2,7 @@
 """Contract server: a small stand-in for the coaching backend's health API.
 
 Python 3.11+, standard library only. It implements the API that stepimport
-posts to (docs/domain.md of the shared docs, section "The backend"), keeps the
+posts to (docs/rules.md, section "The backend"), keeps the
 days in SQLite, and can inject faults, so that tests can run the real client
 against a real HTTP server and then check the rows that were stored.
 

@@ -17,7 +17,7 @@ A human-readable summary goes to stderr. Exit status: 0 ok, 1 when a sample
 was rejected (end before start, unreadable date or value; each is reported on
 stderr and left out of the totals), 2 when the input cannot be read at all.
 
-Rules (see docs/domain.md of the shared docs):
+Rules (see docs/rules.md, "The highest-source rule"):
   * Only top-level <Record type="HKQuantityTypeIdentifierStepCount"> elements
     (direct children of <HealthData>); Records nested in a Correlation (or any
     other element) are ignored. value is a number (fractions allowed); a

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Which local day an instant falls on, by one of the two zone rules of
-/// docs/domain.md, for the expected totals: the offset the file writes on every
-/// timestamp (`+0100`), or Berlin's wall clock with its daylight saving time
+/// docs/rules.md (*The highest-source rule*, rule 5), for the expected totals:
+/// the offset the file writes on every timestamp (`+0100`), or Berlin's wall
+/// clock with its daylight saving time
 /// (`--tz Europe/Berlin`), taken from Foundation's `TimeZone`, so that it checks
 /// the generator's hand-written `BerlinClock` independently.
 struct DayPlacement {

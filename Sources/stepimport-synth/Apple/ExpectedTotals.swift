@@ -4,8 +4,9 @@ import Foundation
 /// computed from the generator's own notes of its step records.
 ///
 /// Deliberately simple and separate from the importer's code, so the two can
-/// be checked against each other. The rules (docs/domain.md): top-level step
-/// records only; exact duplicates (source, start, end, value) collapse; a sample
+/// be checked against each other. The rules (docs/rules.md, *The highest-source
+/// rule*): top-level step records only; exact duplicates (source, start, end,
+/// value) collapse; a sample
 /// belongs to the local day of its timestamp and one that crosses midnight is
 /// split in proportion to time (a zero-length one counts whole); per source and
 /// day the sum is rounded half away from zero; the highest source wins, ties to

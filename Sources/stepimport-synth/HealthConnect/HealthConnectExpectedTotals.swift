@@ -1,9 +1,10 @@
 /// The day totals an importer should report for a Health Connect file the generator wrote,
 /// computed from the generator's own records as it writes them (so memory stays flat).
 ///
-/// Deliberately simple and separate from the importer (docs/domain.md): exact duplicates
-/// (source, start, end, value) count once; each sample is placed in the offset the reader
-/// sees (its own start offset, or UTC for shapes without one, or its wall clock read as UTC);
+/// Deliberately simple and separate from the importer (docs/rules.md, *The highest-source
+/// rule*): exact duplicates (source, start, end, value) count once; each sample is placed in
+/// the offset the reader sees (its own start offset, or UTC for shapes without one, or its
+/// wall clock read as UTC);
 /// a sample that crosses midnight there is split in proportion to time, a zero-length one
 /// counts whole; per source and day the sum is rounded half away from zero; the highest source
 /// wins, ties to the name first in UTF-8 byte order; zero days are dropped.

@@ -16,7 +16,7 @@ enum HealthConnectJSONShape: String, CaseIterable {
     /// A small exporter app's day totals: `[{"date":"YYYY-MM-DD","steps":N}]`, no origin.
     case dayTotals = "day-totals"
 
-    /// How a reader places this shape's samples on the calendar (docs/domain.md, "Which zone").
+    /// How a reader places this shape's samples on the calendar (docs/rules.md, *The highest-source rule*, rule 5).
     enum Placement {
         /// In each record's own start offset.
         case ownOffset

@@ -1,6 +1,7 @@
 /// A day of metric records as a JSON shape writes them and an importer places them
-/// (docs/domain.md, "Which zone"): the one transformation both `HealthConnectJSONWriter` and
-/// `HealthConnectExpectedMetrics` take, so the file and the expected values cannot disagree.
+/// (docs/rules.md, *The highest-source rule*, rule 5): the one transformation both
+/// `HealthConnectJSONWriter` and `HealthConnectExpectedMetrics` take, so the file and the
+/// expected values cannot disagree.
 extension HealthConnectMetricDay {
     /// The records `shape` writes (Flutter `health` has no VO2max on Android), placed by its rule:
     /// in their own offsets; in UTC (no offsets written: offsets zero); or on the wall clock (each

@@ -32,7 +32,7 @@ struct ReadOptions {
 
 /// `--rule`: the day rule.
 enum DayRule: String, CaseIterable {
-    /// The highest single source's total per day (docs/domain.md): the default, and what is posted.
+    /// The highest single source's total per day (docs/rules.md, *The highest-source rule*): the default, and what is posted.
     case highestSource = "highest-source"
     /// Health Connect's own aggregate: per slice of time the record of the highest-priority app.
     case hcPriority = "hc-priority"

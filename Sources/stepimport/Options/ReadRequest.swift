@@ -198,7 +198,7 @@ extension ReadRequest {
         }
         guard options.rule == .hcPriority else { return }
         if options.post != nil {
-            throw Rejection("--post sends the highest single source's steps per day (the backend's rule, docs/domain.md), "
+            throw Rejection("--post sends the highest single source's steps per day (the backend's rule, docs/rules.md), "
                             + "not --rule hc-priority: leave out --rule to post, or --post to print Health Connect's total")
         }
         let outside = options.metrics.subtracting(PriorityMetricAggregator.metrics).metrics
