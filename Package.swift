@@ -2,8 +2,8 @@
 import PackageDescription
 
 /// The libraries' generic code (the JSON tokenizer driving a reader's handler, the day rules) is
-/// specialized and inlined into the modules that use it, as it was when they were one module:
-/// without this, a 50 MB JSON dump costs 6% more instructions (protocol witness calls per token).
+/// specialized and inlined into the modules that use it: without this, a 50 MB JSON dump costs 6%
+/// more instructions (protocol witness calls per token).
 let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
 
 let package = Package(
@@ -75,7 +75,6 @@ let package = Package(
             dependencies: ["HealthDays", "Platform", "CLibZip", "CISAL"],
             swiftSettings: crossModule
         ),
-        // The format readers, one folder per family (Apple Health, Health Connect, Google Fit).
         // The command-line layer both executables share: one table of options per command, from
         // which parsing, the usage lines and --help are derived.
         .target(
@@ -88,6 +87,8 @@ let package = Package(
         .target(
             name: "CMarkupScan"
         ),
+        // The format readers, one folder per family (Apple Health, Health Connect, Fitbit, Google
+        // Fit), and the one importer that turns recognised inputs into results.
         .target(
             name: "ExportParsers",
             dependencies: ["HealthDays", "StreamingText", "ExportInput", "Platform", "CLibXML2", "CSQLite", "CMarkupScan"]

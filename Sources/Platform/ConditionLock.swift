@@ -5,7 +5,7 @@ import Glibc
 ///
 /// Foundation's `NSCondition` has one condition per mutex: a ring whose producer, workers and
 /// consumer all wait on it must wake every one of them on each change, and most go back to
-/// sleep. Measured on the 1 GB export, those wake-ups cost about a tenth of the CPU time.
+/// sleep. Measured on the 1 GB export, those wake-ups take about a tenth of the CPU time.
 public final class ConditionLock: @unchecked Sendable {
     // pthread's objects must not move once initialised: they live in memory of their own.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>

@@ -2,8 +2,8 @@ import Glibc
 
 /// A thread that can be waited for until it has exited, not only until its work has returned:
 /// `join()` returns when the thread is gone, its stack and thread-local storage freed. Foundation's
-/// `Thread` cannot be joined, so a caller that waited on a flag could return while a thread was
-/// still tearing down (LeakSanitizer then saw its last allocations as leaks).
+/// `Thread` cannot be joined, so a caller that waits on a flag can return while a thread is
+/// still tearing down (LeakSanitizer then sees its last allocations as leaks).
 public final class JoinableThread: @unchecked Sendable {
     private var handle = pthread_t()
     private var joined = false

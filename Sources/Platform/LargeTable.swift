@@ -4,7 +4,7 @@ import Glibc
 /// 2 MiB and marked for transparent huge pages where the kernel offers them on request
 /// (`madvise` mode), so that a look-up costs a cache miss and not also a page-table walk. In
 /// a virtual machine a walk of 4 KiB pages costs a second set of walks of the host's tables:
-/// measured on the 1 GB export, the duplicate check's first load of a slot took about 165 ns.
+/// measured on the 1 GB export, the duplicate check's first load of a slot takes about 165 ns.
 public enum LargeTable {
     /// Tables from this size on are given huge pages; smaller ones are plain allocations.
     public static let hugePageSize = 2 << 20

@@ -27,8 +27,8 @@ public enum AppleHealthImport {
     /// Size of each read from the input when parsing in pieces (a piece's buffer holds the piece
     /// and up to two reads beyond it): a whole piece and the few lines past it in one read. ISA-L
     /// keeps a copy of the last 32 KiB of each call's output as history and inflates through a
-    /// buffer of its own where a call begins, so reads of 64 KiB copied about every byte a second
-    /// time (1 GB export: memmove 241 of the reader's 1,996 samples; 120 with this).
+    /// buffer of its own where a call begins, so small reads copy bytes twice (1 GB export: memmove
+    /// 120 of the reader's 1,996 samples at this size, 241 with reads of 64 KiB).
     static let pieceReadSize = defaultPieceSize + 8 * 1024
 
     /// Parser threads when the caller does not say: 2 on a machine with more than one core, else 1.

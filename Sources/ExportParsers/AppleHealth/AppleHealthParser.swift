@@ -30,7 +30,7 @@ public struct AppleParseStatistics: Equatable, Sendable {
 /// Feed it bytes that went through `AppleXMLPrefilter`: the parser itself has no recovery mode.
 public final class AppleHealthParser {
     let sink: StepSink
-    /// The metrics whose records are handed on (`--metric`); steps alone take the path they always took.
+    /// The metrics whose records are handed on (`--metric`); steps alone take the steps-only path.
     let metrics: MetricSet
     private let stepsOnly: Bool
     private let policy: InvalidRecordPolicy
@@ -51,7 +51,7 @@ public final class AppleHealthParser {
     /// words of an invalid record; nil for step records.
     var metricBeingRead: Metric?
     /// Whether `statistics.census` is taken: a flag, so that the path without one tests a Bool per
-    /// element, not an optional struct (testing that cost 0.6% of a run's instructions).
+    /// element, not an optional struct (testing that costs 0.6% of a run's instructions).
     private let takesCensus: Bool
 
     static let stepType: [UInt8] = Array("HKQuantityTypeIdentifierStepCount".utf8)
@@ -290,7 +290,7 @@ public final class AppleHealthParser {
             }
         case AppleHealthParser.maxDepth...:
             // libxml2 keeps every open element's name for a SAX parser too, and sets no bound of
-            // its own: 10 million nested elements (70 MB) took 390 MB.
+            // its own: 10 million nested elements (70 MB) take 390 MB.
             fail(.malformed, "elements nested more than \(AppleHealthParser.maxDepth) deep (an Apple Health export "
                  + "nests 5 at most): the file is damaged or not an export")
         default:

@@ -106,8 +106,8 @@ struct AppleRecordSelector: MarkupBytes {
     /// `AppleHealthParser` counts them (`AppleRecordCensus`), in document order, records left
     /// out included. Valid only when the selection neither failed nor `needsWholeParse`.
     private(set) var census: AppleRecordCensus?
-    /// Whether `census` is taken. Tested for every record: `census != nil` copied and destroyed
-    /// the census each time (a tenth of a worker's samples without a census, perf record).
+    /// Whether `census` is taken. Tested for every record, as a Bool: `census != nil` copies and
+    /// destroys the census each time (a tenth of a worker's samples without a census, perf record).
     private let takesCensus: Bool
     /// The root's end tag was read (what follows it passes whole, and holds no element).
     private var rootEnded = false
@@ -200,7 +200,7 @@ struct AppleRecordSelector: MarkupBytes {
     /// The children of the root other than records that nothing reads when `metrics` are asked
     /// for, as `AppleHealthParser` decides: `ActivitySummary` always, `Workout` unless workouts
     /// are asked for. Left out, they cost a structure check instead of libxml2's parse (in a
-    /// generated export they stand between the records, and kept libxml2 busy in most pieces).
+    /// generated export they stand between the records, in most pieces).
     static func elementsLeftOut(for metrics: MetricSet) -> [StaticString] {
         var names: [StaticString] = ["ActivitySummary"]
         if metrics.isStepsOnly || !metrics.contains(.workouts) { names.append(workoutName) }
@@ -461,7 +461,7 @@ struct AppleRecordSelector: MarkupBytes {
     }
 
     // `mutating` though it changes nothing: called from the mutating `readMarkup`, a plain method
-    // had the whole selector (481 bytes) copied for each record (`memcpy`, 4% of the run's
+    // has the whole selector (481 bytes) copied for each record (`memcpy`, 4% of the run's
     // instructions, callgrind).
     private mutating func topLevelRecord(_ base: UnsafeRawPointer, at open: Int, end: Int) -> TopLevelRecord {
         let opening = recordOpening
@@ -937,7 +937,7 @@ struct AppleRecordSelector: MarkupBytes {
 
     /// The bytes the fast scan of a record left out stops at (all below 64): both quotes, `<`,
     /// `>`, and every byte below 0x20 (line feeds, and control characters to notice). A literal,
-    /// not a computed `static let`: that one cost a `swift_once` per byte.
+    /// not a computed `static let`, which costs a `swift_once` per byte.
     @inline(__always)
     private static var specialBytes: UInt64 { 0x5000_0084_FFFF_FFFF }
     static var specialBytesForTests: UInt64 { specialBytes }
@@ -1127,7 +1127,7 @@ struct AppleRecordSelector: MarkupBytes {
     @inline(__always)
     private static func specials16(_ base: UnsafeRawPointer) -> UInt64 {
         // Written out one compare a line, with literal bytes: as one expression (or with
-        // `UInt8(ascii:)`), the compiler compared lane by lane, 15 times slower than the whole run.
+        // `UInt8(ascii:)`), the compiler compares lane by lane, 15 times slower than the whole run.
         let bytes = base.loadUnaligned(as: SIMD16<UInt8>.self)
         let quotes = bytes .== SIMD16<UInt8>(repeating: 0x22)
         let apostrophes = bytes .== SIMD16<UInt8>(repeating: 0x27)

@@ -261,7 +261,7 @@ public struct AppleXMLPrefilter: Sendable {
     }
 
     /// The smaller byte of each lane. Written as a select, which is one `pminub`: `pointwiseMin`
-    /// was left as a call.
+    /// is left as a call.
     @inline(__always)
     private static func minimum(_ a: SIMD16<UInt8>, _ b: SIMD16<UInt8>) -> SIMD16<UInt8> {
         a.replacing(with: b, where: b .< a)

@@ -91,7 +91,7 @@ enum ByteLanes {
     }
 
     /// Whether any of sixteen lanes of 0x00 or 0xFF (a compare's mask as bytes) is set: one
-    /// test of two words, where `any` of a `SIMDMask` was left a call.
+    /// test of two words, where `any` of a `SIMDMask` is left a call.
     @inline(__always)
     static func isAnySet(_ lanes: SIMD16<UInt8>) -> Bool {
         let halves = unsafeBitCast(lanes, to: SIMD2<UInt64>.self)

@@ -59,7 +59,8 @@ extension HealthConnectDatabase {
             return false
         }
         // Health Connect's own total (`--rule hc-priority`) needs each row's last_modified_time and
-        // the rows in time order, as for steps; every other read stays as it was.
+        // the rows in time order, as for steps; every other read takes the rows in row_id order,
+        // without last_modified_time.
         let prioritySink = sink.prioritySink
         for spec in HealthConnectDatabase.intervalTables where metrics.contains(spec.metric) && has(spec.table) {
             var modified: Int32?

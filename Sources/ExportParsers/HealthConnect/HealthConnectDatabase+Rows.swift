@@ -6,7 +6,7 @@ extension HealthConnectDatabase {
     /// values, each refusing a row it cannot use with the table, the row and the problem named
     /// (`InvalidRecordPolicy`: the read stops, or the row is skipped and counted).
     ///
-    /// A class: the row closures capture it, and a captured `var` struct cost a dynamic
+    /// A class: the row closures capture it, and a captured `var` struct costs a dynamic
     /// exclusivity check per column (+2.5% instructions on a 200,000-row database).
     final class RowCheck {
         let table: String

@@ -124,7 +124,8 @@ public final class HealthConnectDatabase {
             statistics.activityPriority = try loadActivityPriority(origins)
         }
         // Health Connect's own total (`--rule hc-priority`) needs the stored priority, each row's
-        // last_modified_time and the rows in time order; every other read stays as it was.
+        // last_modified_time and the rows in time order; every other read takes the rows in row_id
+        // order, without last_modified_time.
         let prioritySink = sink.prioritySink
         if let prioritySink {
             // As the sources the rows count under: the phone's two names are one source, ranked where it first appears.

@@ -26,7 +26,7 @@ extension HealthConnectJSONParser {
         // Markers of a shape.
         case records, dataSource, sourcePlatform, source_platform
         // Metric records (`--metric` beyond steps): known only to a parser that reads them, so a
-        // steps-only read looks names up in exactly the table it always did.
+        // steps-only read looks names up in the steps' table alone.
         // An instant's time (resting heart rate, HRV, VO2max, a heart-rate sample): its start.
         case time
         // A record's own measurement, in its metric's unit.

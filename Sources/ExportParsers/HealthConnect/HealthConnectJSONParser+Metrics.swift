@@ -86,7 +86,7 @@ extension HealthConnectJSONParser.Assembler {
     // MARK: - Fields
 
     /// A scalar under a name that has no step field: a metric field, a mark, or nothing.
-    @inline(never)  // off the steps-only path: its callers stay as small as they were
+    @inline(never)  // off the steps-only path, so that its callers stay small
     func storeMetric(_ key: Key, of frame: Int, _ kind: HealthConnectJSONParser.ValueKind, _ bytes: UnsafeRawBufferPointer) {
         if key == .lastModifiedTime {
             return noteModified(kind, bytes, of: frame)
@@ -99,7 +99,7 @@ extension HealthConnectJSONParser.Assembler {
 
     /// An object or array starts under the current member: it marks the object around it, and a
     /// `samples` or `stages` array starts collecting for it.
-    @inline(never)  // off the steps-only path: its callers stay as small as they were
+    @inline(never)  // off the steps-only path, so that its callers stay small
     func noteMetricContainer(isArray: Bool) {
         guard depth > 0, !frames[depth - 1].isArray else { return }
         let key = frames[depth - 1].key
@@ -113,7 +113,7 @@ extension HealthConnectJSONParser.Assembler {
 
     /// Called first when an object ends: reads it if it is a metric record, a sample or a stage
     /// (true), or passes its metric fields up (false: the step rules decide the rest).
-    @inline(never)  // off the steps-only path: its callers stay as small as they were
+    @inline(never)  // off the steps-only path, so that its callers stay small
     func finishMetricObject(_ index: Int) throws(ParseFailure) -> Bool {
         if index >= 2, frames[index - 1].isArray, spool.owner == index - 2 {
             let arrayKey = frames[index - 1].key
@@ -139,7 +139,7 @@ extension HealthConnectJSONParser.Assembler {
     }
 
     /// The metric record type of the object at `index`, or nil: its type word, else its fields.
-    /// An object with a step count is never one (the step rules read it as they always did).
+    /// An object with a step count is never one (the step rules read it).
     private func recordType(_ index: Int) -> RecordType? {
         let type = field(.type, of: index)
         let marks = metricFrames[index].marks

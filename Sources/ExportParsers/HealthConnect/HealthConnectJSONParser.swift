@@ -69,7 +69,7 @@ public final class HealthConnectJSONParser: StepRecordParser {
     public static let googleFitSource = "Google Fit"
 
     /// A parser that hands on steps and, of `metrics`, the records of every other metric asked
-    /// for (docs/metrics.md); with steps alone it reads exactly as it always did.
+    /// for (docs/metrics.md); with steps alone it hands on steps only.
     public init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy = .fail, metrics: MetricSet = .steps) {
         tokenizer = JSONTokenizer(handler: Assembler(sink: sink, policy: policy, metrics: metrics))
     }

@@ -167,7 +167,7 @@ extension StepCSVParser {
     private func unknownHeaderMessage(_ keys: [String]) -> String {
         let shown = names.prefix(12).map { Self.quoted($0) }.joined(separator: ", ")
             + (names.count > 12 ? " and \(names.count - 12) more" : "")
-        // One line each: what was found, then every layout read (the whole was one 800-character line).
+        // One line each: what was found, then every layout read (on one line, 800 characters).
         var message = "a CSV file whose header fits none of the step CSV layouts"
         let start = keys.contains(where: Self.startNames.contains)
         let end = keys.contains(where: Self.endNames.contains)

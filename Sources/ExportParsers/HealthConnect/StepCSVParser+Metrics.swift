@@ -3,7 +3,7 @@ import StreamingText
 /// The daily metrics of a CSV (docs/metrics.md, *CSV*): Google Fit Takeout's metric columns,
 /// the columns of a day-value CSV (the names `stepimport --format csv --metric` prints), and the
 /// `metric` column of a record CSV. Read only when metrics beyond steps are asked for: with steps
-/// alone every row takes exactly the path it took before.
+/// alone every row takes the steps-only path.
 extension StepCSVParser {
     /// What a value cell holds.
     enum ValueTarget: Equatable {

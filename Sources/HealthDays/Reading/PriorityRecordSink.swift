@@ -3,7 +3,7 @@
 /// was last modified, and whether records come in time order.
 ///
 /// A reader asks for it once per read (`sink.prioritySink`) and only then reads the extra
-/// columns; every other read stays exactly as it was.
+/// columns; every other read leaves them unread.
 public protocol PriorityRecordSink: StepSink {
     /// The priority list the export itself holds for steps (Health Connect's ACTIVITY category):
     /// package names, highest first; nil when the export holds none. Called before any record.

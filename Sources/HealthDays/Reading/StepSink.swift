@@ -20,8 +20,8 @@ public protocol StepSink: AnyObject {
     func addDayValue(_ date: LocalDate, of column: MetricColumn, value: Double, sourceUTF8: UnsafeRawBufferPointer)
 
     /// This sink as a `PriorityRecordSink` (`--rule hc-priority`), nil for every other (the
-    /// default): a requirement rather than an `as?` cast, which scans every conformance of the
-    /// program the first time (220,000 instructions on each database read).
+    /// default): a requirement, not an `as?` cast, which scans every conformance of the program
+    /// the first time (220,000 instructions on each database read).
     var prioritySink: PriorityRecordSink? { get }
 }
 

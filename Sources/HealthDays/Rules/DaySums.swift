@@ -46,7 +46,7 @@ struct DaySums {
         let index = block * Int(DaySums.daysPerBlock) + slot
         if present[block] & bit == 0 {
             present[block] |= bit
-            // As `sums[key, default: 0] += steps` did.
+            // 0 + steps, the bits `sums[key, default: 0] += steps` gives (-0.0 becomes +0.0).
             values[index] = 0 + steps
         } else {
             values[index] += steps

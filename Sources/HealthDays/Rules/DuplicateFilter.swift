@@ -95,8 +95,8 @@ final class DuplicateFilter {
         defer { self.spill = nil }
         var duplicates = 0
         try spill.readBack { partition throws(ExportError) in
-            // Sized for the whole partition up front: grown from empty, the set rehashed every
-            // key it held at each doubling (Hasher calls from `resize` were 8% of the time of
+            // Sized for the whole partition up front: grown from empty, the set rehashes every
+            // key it holds at each doubling (Hasher calls from `resize`: 8% of the time of
             // reading a 5-million-row database, perf record).
             let seenPacked = PackedKeySet(minimumCapacity: partition.count)
             var seenWide = Set<WideSampleKey>()

@@ -11,7 +11,7 @@ public final class MetricAggregator: StepSink {
     /// Steps, whether asked for or not (empty when not): its statistics are the step summary's.
     public let steps: DayAggregator
     /// By `Metric.rawValue`; nil for a metric not asked for or of another kind. Constants, so
-    /// that the lookup for every sample costs no exclusivity check (they were `var`s: 2.3% of a
+    /// that the lookup for every sample costs no exclusivity check (as `var`s: 2.3% of a
     /// `--metric all` run in `swift_beginAccess`).
     private let cumulative: [DayAggregator?]
     private let sampled: [SampledDayAggregator?]
@@ -115,7 +115,7 @@ public final class MetricAggregator: StepSink {
     /// One row per local day on which any metric asked for has a value, in date order.
     ///
     /// One metric at a time, keeping only the winners: every source's values of every metric at
-    /// once grew with the days (a 4 GB export's 12,700 days peaked 20 MB higher).
+    /// once grow with the days (a 4 GB export's 12,700 days: 20 MB more at the peak).
     public func days(in range: ClosedRange<LocalDate>? = nil) -> [MetricDay] {
         var byDate: [LocalDate: MetricDay] = [:]
         for metric in metrics.metrics {

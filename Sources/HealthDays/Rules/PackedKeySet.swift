@@ -2,8 +2,8 @@ import Platform
 /// The set of `PackedSampleKey`s a `DuplicateFilter` has seen: open addressing with linear
 /// probing over a power-of-two table, at most three quarters full.
 ///
-/// `Set<PackedSampleKey>` hashed every key with SipHash through `Hasher` (its seeding, combining
-/// and finalizing were 6% of a steps run on a 1 GB export, the set's inserts and growth
+/// `Set<PackedSampleKey>` hashes every key with SipHash through `Hasher` (its seeding, combining
+/// and finalizing: 6% of a steps run on a 1 GB export, the set's inserts and growth
 /// included). Here a key is hashed by one folded multiplication of its two words, each mixed
 /// with a seed drawn at random for each set: an input cannot be written to collide without
 /// knowing the seed, so no export can make the probing quadratic.

@@ -10,14 +10,15 @@
 ///
 /// The record families added for the metrics beyond steps (VO2max, the watch's
 /// extra sleep interval, its implausible readings) pick their addresses with a
-/// counter of their own (`AddressCounter.added`), so that adding them left the
-/// `device` text of every record written before them exactly as it was.
+/// counter of their own (`AddressCounter.added`), so that the `device` text of
+/// every other record does not depend on them.
 struct SourceAttributes {
     /// Which record counter picks a record's object address.
     enum AddressCounter {
-        /// The counter of the record families that steps were first generated with.
+        /// The counter of every record family but those of `added`.
         case original
-        /// The counter of the families added later, which never moves the first one.
+        /// The counter of the families for the metrics beyond steps named above,
+        /// which never moves the first one.
         case added
     }
 

@@ -25,7 +25,7 @@
 ///   its own stages (awake in bed, sleeping, unknown where it lost track, out of bed).
 ///
 /// Every family of records draws from its own random streams, seeded from (seed, day, stream):
-/// the step records are exactly what they were before these records existed.
+/// the step records do not depend on these records.
 struct HealthConnectMetricComposer {
     let seed: UInt64
     /// The records of the last composed day.

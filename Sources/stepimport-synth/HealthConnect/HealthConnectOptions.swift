@@ -30,8 +30,8 @@ struct HealthConnectOptions: Equatable, GeneratorOptions {
     var expectedPath: String?
     /// `hc-db --expected-priority`: where to write the totals of `--rule hc-priority` (JSON), if anywhere.
     var expectedPriorityPath: String?
-    /// `hc-db --steps-only`: only the step table (and the apps, devices and priorities), as
-    /// before the metric tables existed: the benchmark's millions of step rows.
+    /// `hc-db --steps-only`: only the step table (and the apps, devices and priorities), with
+    /// no metric tables: the benchmark's millions of step rows.
     var stepsOnly = false
     /// `hc-json --metrics`: the records of the metrics beyond steps too, in the shape's form.
     var metrics = false
