@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "HTTPClient", targets: ["HTTPClient"]),
         .library(name: "BackendUpload", targets: ["BackendUpload"]),
         .library(name: "Batch", targets: ["Batch"]),
+        .library(name: "Outputs", targets: ["Outputs"]),
     ],
     targets: [
         // Debian's libxml2 (libxml2-dev) behind a shim header that hides its ICU
@@ -121,10 +122,17 @@ let package = Package(
             name: "Batch",
             dependencies: ["DisplayText", "HealthDays", "StreamingText", "ExportParsers", "BackendUpload", "Platform"]
         ),
+        // The outputs: day totals, metric days, the upload plan and the inspection, as a table, JSON
+        // or CSV, each written to a byte sink (standard output, memory) as it goes; the format is
+        // chosen in one place (`OutputFormat.writer`). The single-file commands and batch share it.
+        .target(
+            name: "Outputs",
+            dependencies: ["DisplayText", "HealthDays", "StreamingText", "BackendUpload", "ExportParsers", "Platform"]
+        ),
         .executableTarget(
             name: "stepimport",
             dependencies: ["DisplayText", "HealthDays", "StreamingText", "ExportInput", "ExportParsers", "HTTPClient", "BackendUpload",
-                           "Batch", "CommandLineKit", "Platform", "CBuildInfo"]
+                           "Batch", "CommandLineKit", "Outputs", "Platform", "CBuildInfo"]
         ),
         // Deterministic generator of synthetic exports for samples, tests and benchmarks.
         .executableTarget(
@@ -172,6 +180,10 @@ let package = Package(
         .testTarget(
             name: "BatchTests",
             dependencies: ["Batch", "ExportParsers", "HealthDays"]
+        ),
+        .testTarget(
+            name: "OutputsTests",
+            dependencies: ["Outputs", "BackendUpload", "HealthDays"]
         ),
         .testTarget(
             name: "CommandLineKitTests",

@@ -8,6 +8,11 @@ public enum StandardStreams {
         try write(text, to: 1)
     }
 
+    /// Writes `bytes` to standard output.
+    public static func writeOutput(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+        try SystemFile.writeAll(bytes, to: 1)
+    }
+
     /// Writes `text` to standard error.
     public static func writeError(_ text: String) throws(SystemError) {
         try write(text, to: 2)

@@ -3,7 +3,7 @@ import BackendUpload
 import Batch
 import ExportParsers
 import HealthDays
-import Platform
+import Outputs
 
 /// The process's exit codes, from sysexits(3), mapped from errors in this one place.
 enum ExitStatus: Int32 {
@@ -106,10 +106,13 @@ enum CommandError: Error, CustomStringConvertible {
         }
     }
 
-    /// Writes a command's results to standard output; a failure is an output error (exit 74).
-    static func writeResults(_ text: String) throws(CommandError) {
-        do {
-            try StandardStreams.writeOutput(text)
+    /// Writes a command's results to standard output through `write`, buffered; a failure is an
+    /// output error (exit 74).
+    static func writeResults(_ write: (any OutputSink) throws(OutputError) -> Void) throws(CommandError) {
+        let sink = StandardOutputSink()
+        do throws(OutputError) {
+            try write(sink)
+            try sink.finish()
         } catch {
             throw .output("cannot write the results to standard output: \(error)")
         }

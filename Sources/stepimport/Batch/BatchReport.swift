@@ -3,6 +3,7 @@ import Batch
 import ExportParsers
 import Foundation
 import HealthDays
+import Outputs
 
 /// The whole batch, for `--report FILE` (JSON) and the closing lines.
 struct BatchReport: Encodable {

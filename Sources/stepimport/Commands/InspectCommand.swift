@@ -2,26 +2,8 @@ import BackendUpload
 import ExportParsers
 import Foundation
 import HealthDays
+import Outputs
 import Platform
-
-/// What `stepimport inspect` found in an export: the library's typed values, gathered for the renderer.
-struct Inspection {
-    /// The path as given.
-    let path: String
-    let result: ImportResult
-    let inventory: ExportInventory
-    /// Step sources, in order of first appearance.
-    let sources: [StepCensus.Source]
-    let offsets: [StepCensus.OffsetCount]
-    let withoutOffset: Int
-    /// The one offset of a long Apple export (the daylight-saving hint), from `ImportResult.exportTimeOffset`.
-    let exportTimeOffset: Int32?
-    let statistics: AggregationStats
-    let days: [DayTotal]
-    /// The days `UploadRules.refusal(of:today:)` refuses, in date order.
-    let refused: [(day: DayTotal, refusal: DayRefusal)]
-    let zone: ZoneRule
-}
 
 /// `stepimport inspect`: reads an export through the one importer, as `apple` and `hc` do, with
 /// the inventory taken and a `StepCensus` before the day rules, and prints what it holds.
@@ -58,14 +40,16 @@ struct InspectCommand {
         case .recordedOffset: today = UploadRules.today(in: TimeZone.current)
         }
         let refused = days.compactMap { day in UploadRules.refusal(of: day, today: today).map { (day, $0) } }
+        let exportTimeOffset = result.exportTimeOffset(statistics, from: days.first?.date, to: days.last?.date)
         let inspection = Inspection(path: path, result: result, inventory: result.inventory ?? ExportInventory(),
+                                    places: result.summary.locations.map { ContainerWords.place(of: $0, given: path) },
                                     sources: census.sources, offsets: census.offsets, withoutOffset: census.withoutOffset,
-                                    exportTimeOffset: result.exportTimeOffset(statistics, from: days.first?.date, to: days.last?.date),
-                                    statistics: statistics, days: days, refused: refused, zone: options.zone)
-        let renderer = InspectionRenderer(inspection)
-        let text = request.format == .json ? renderer.json() : renderer.table()
+                                    exportTimeOffset: exportTimeOffset, exportTimeOffsetHint: exportTimeOffset.map(ExportTimeOffsetWords.hint),
+                                    statistics: statistics, days: days, refused: refused, zone: options.zone,
+                                    zoneWords: options.zone.words)
+        let writer = request.format.output.writer
         // Everything is computed before the first byte goes to stdout: an error never leaves a partial report.
-        try CommandError.writeResults(text)
+        try CommandError.writeResults { (sink) throws(OutputError) in try writer.writeInspection(inspection, to: sink) }
         diagnostics.warnSkipped(result.summary)
     }
 }

@@ -3,6 +3,7 @@ import ExportParsers
 import Foundation
 import Synchronization
 import HealthDays
+import Outputs
 import Platform
 
 /// `--post`: checks, batches and posts the day totals, or shows the plan or the batches.
@@ -57,14 +58,14 @@ struct PostCommand {
             var report = prepared.report
             if options.plan {
                 report.outcome = .plan
-                try write(PlanTable.render(prepared, zone: traineeZone, format: format))
+                try write { (sink) throws(OutputError) in try format.writer.writePlan(prepared, zone: traineeZone, to: sink) }
                 summarize(report, plan: prepared.plan)
                 try writeReport(report)
                 return
             }
             if options.dryRun {
                 report.outcome = .dryRun
-                try write(PlanTable.renderBatches(prepared.plan, format: format))
+                try write { (sink) throws(OutputError) in try format.writer.writeBatches(prepared.plan, to: sink) }
                 summarize(report, plan: prepared.plan)
                 try writeReport(report)
                 return
@@ -84,9 +85,12 @@ struct PostCommand {
         }
     }
 
-    private func write(_ text: String) throws(UploadError) {
-        do {
-            try StandardStreams.writeOutput(text)
+    /// Writes the plan or the batches to standard output through `write`, buffered.
+    private func write(_ write: (any OutputSink) throws(OutputError) -> Void) throws(UploadError) {
+        let sink = StandardOutputSink()
+        do throws(OutputError) {
+            try write(sink)
+            try sink.finish()
         } catch {
             throw .configuration("cannot write to standard output: \(error)")
         }

@@ -1,6 +1,7 @@
 import ExportParsers
 import Foundation
 import HealthDays
+import Outputs
 import Platform
 
 /// `stepimport apple --metric`: the same read as for steps, into a `MetricAggregator`, printed
@@ -17,11 +18,12 @@ extension ReadCommand {
         let days = inRange(allDays, \.date)
         var statistics = aggregator.steps.statistics
         statistics.offsets = aggregator.offsets
-        let renderer = MetricDaysRenderer(format: options.format, bySource: options.bySource,
-                                          columns: options.metrics.columns, zoneDescription: zoneDescription(statistics))
+        let layout = DayLayout(bySource: options.bySource, zoneDescription: zoneDescription(statistics))
+        let sources = options.bySource ? aggregator.sourceValues(in: range) : []
         // Everything is computed before the first byte goes to stdout: an error never leaves partial totals.
-        try CommandError.writeResults(renderer.render(days: days,
-                                                            sources: options.bySource ? aggregator.sourceValues(in: range) : []))
+        try CommandError.writeResults { (sink) throws(OutputError) in
+            try options.format.writer.writeMetricDays(days, sources: sources, columns: options.metrics.columns, layout, to: sink)
+        }
         reportMetrics(result, aggregator, statistics, allDays: allDays, days: days,
                       seconds: Date().timeIntervalSince(started))
         reportExcluded(exclusion)

@@ -2,6 +2,7 @@ import DisplayText
 import ExportParsers
 import Foundation
 import HealthDays
+import Outputs
 import Platform
 
 /// `stepimport hc --rule hc-priority`: the same read as for steps, into a `PriorityDayAggregator`
@@ -18,10 +19,10 @@ extension ReadCommand {
         let allDays = aggregator.dayTotals(in: nil)
         let days = inRange(allDays, \.date)
         let statistics = aggregator.statistics
-        let renderer = DayTotalsRenderer(format: options.format, bySource: options.bySource,
-                                         zoneDescription: zoneDescription(statistics), priority: aggregator.priority ?? [])
+        let layout = DayLayout(bySource: options.bySource, zoneDescription: zoneDescription(statistics),
+                               priority: aggregator.priority ?? [])
         // Everything is computed before the first byte goes to stdout: an error never leaves partial totals.
-        try CommandError.writeResults(renderer.render(days))
+        try CommandError.writeResults { (sink) throws(OutputError) in try options.format.writer.writeDayTotals(days, layout, to: sink) }
         reportPriority(result, [aggregator], seconds: Date().timeIntervalSince(started))
         reportZone(statistics)
         reportExcluded(exclusion)
@@ -46,11 +47,13 @@ extension ReadCommand {
             statistics.wallClockInZone += seen.wallClockInZone
             statistics.offsets = Array(Set(statistics.offsets + seen.offsets)).sorted()
         }
-        let renderer = MetricDaysRenderer(format: options.format, bySource: options.bySource, columns: options.metrics.columns,
-                                          zoneDescription: zoneDescription(statistics), priority: aggregator.priority ?? [])
+        let layout = DayLayout(bySource: options.bySource, zoneDescription: zoneDescription(statistics),
+                               priority: aggregator.priority ?? [])
+        let sources = options.bySource ? aggregator.sourceValues(in: range) : []
         // Everything is computed before the first byte goes to stdout: an error never leaves partial totals.
-        try CommandError.writeResults(renderer.render(days: days,
-                                                            sources: options.bySource ? aggregator.sourceValues(in: range) : []))
+        try CommandError.writeResults { (sink) throws(OutputError) in
+            try options.format.writer.writeMetricDays(days, sources: sources, columns: options.metrics.columns, layout, to: sink)
+        }
         reportPriority(result, aggregator.aggregators, seconds: Date().timeIntervalSince(started))
         reportZone(statistics)
         reportExcluded(exclusion)

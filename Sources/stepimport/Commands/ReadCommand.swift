@@ -3,6 +3,7 @@ import BackendUpload
 import ExportParsers
 import Foundation
 import HealthDays
+import Outputs
 import Platform
 
 /// `stepimport apple` and `stepimport hc`: read an export and print its day totals.
@@ -44,10 +45,9 @@ struct ReadCommand {
             try post.run(days)
             return
         }
-        let renderer = DayTotalsRenderer(format: options.format, bySource: options.bySource,
-                                         zoneDescription: zoneDescription(statistics))
+        let layout = DayLayout(bySource: options.bySource, zoneDescription: zoneDescription(statistics))
         // Everything is computed before the first byte goes to stdout: an error never leaves partial totals.
-        try CommandError.writeResults(renderer.render(days))
+        try CommandError.writeResults { (sink) throws(OutputError) in try options.format.writer.writeDayTotals(days, layout, to: sink) }
         report(result, statistics, days: days, allDays: allDays, seconds: Date().timeIntervalSince(started))
         reportExcluded(exclusion)
         reportFiltered(all: allDays.map(\.date), kept: days.map(\.date))
@@ -231,14 +231,5 @@ struct DayRange {
     var closedRange: ClosedRange<LocalDate>? {
         guard since != nil || until != nil else { return nil }
         return (since ?? LocalDate(daysSinceEpoch: Int32.min))...(until ?? LocalDate(daysSinceEpoch: Int32.max))
-    }
-}
-
-/// UTC offsets as Apple writes them: +0100, -0430.
-enum OffsetText {
-    static func format(_ seconds: Int32) -> String {
-        let sign = seconds < 0 ? "-" : "+"
-        let minutes = abs(Int(seconds)) / 60
-        return sign + String(format: "%02d%02d", minutes / 60, minutes % 60)
     }
 }

@@ -1,6 +1,7 @@
 import CommandLineKit
 import ExportParsers
 import HealthDays
+import Outputs
 
 /// How `stepimport inspect` prints what it found.
 enum InspectionFormat: String, CaseIterable, Sendable {
@@ -8,6 +9,12 @@ enum InspectionFormat: String, CaseIterable, Sendable {
     case table
     /// One JSON object for scripts (its shape is in the README).
     case json
+
+    /// The output format of the same name, whose writer writes the inspection.
+    var output: OutputFormat {
+        // Each case is named after an output format.
+        OutputFormat(rawValue: rawValue)!
+    }
 }
 
 /// What `stepimport inspect` is asked to do: the export, and how to read and show it.

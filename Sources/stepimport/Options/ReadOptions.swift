@@ -1,5 +1,6 @@
 import HealthDays
 import ExportParsers
+import Outputs
 
 /// Options shared by every subcommand that reads an export.
 struct ReadOptions {

@@ -2,6 +2,7 @@ import DisplayText
 import HealthDays
 import CommandLineKit
 import ExportParsers
+import Outputs
 
 /// What `stepimport apple` or `stepimport hc` is asked to do: the export, and how to read it.
 struct ReadRequest: ReadingRequest, PostingRequest {

@@ -1,20 +1,7 @@
 import BackendUpload
 import ExportParsers
 import HealthDays
-
-/// A day the server would refuse, for scripts (`stepimport inspect --format json`). Its sentence is
-/// `DayRefusal.words(for:)`, the one the stderr list of `apple` and `hc` and the upload plan give.
-extension DayRefusal {
-    /// A stable name for scripts (`--format json`).
-    var code: String {
-        switch self {
-        case .negativeSteps: return "negative"
-        case .overDailyMaximum: return "overDailyMaximum"
-        case .beforeEarliestDay: return "beforeEarliestDay"
-        case .inTheFuture: return "inTheFuture"
-        }
-    }
-}
+import Outputs
 
 /// The daylight-saving hint: every sample of a long Apple export carries one offset
 /// (`ImportResult.exportTimeOffset`, the one rule), in the summary's and `inspect`'s words.

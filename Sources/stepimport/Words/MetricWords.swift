@@ -1,4 +1,5 @@
 import HealthDays
+import Outputs
 
 /// The words of the `--metric` summary: a line per metric.
 enum MetricWords {

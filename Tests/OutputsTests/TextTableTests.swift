@@ -1,5 +1,5 @@
 import DisplayText
-@testable import stepimport
+@testable import Outputs
 import Testing
 
 /// The one table layout: columns line up by display width, whatever the script of a cell.

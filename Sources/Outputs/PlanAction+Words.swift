@@ -2,7 +2,7 @@ import BackendUpload
 
 extension PlanAction {
     /// The action column of the `--plan` table.
-    var words: String {
+    public var words: String {
         switch self {
         case .keep: return "keep: the server has a value (--keep-existing)"
         case .same: return "same"
@@ -12,7 +12,7 @@ extension PlanAction {
     }
 
     /// The action as `--plan --format json|csv` names it.
-    var code: String {
+    public var code: String {
         switch self {
         case .keep: return "keep"
         case .same: return "same"

@@ -1,4 +1,4 @@
-@testable import stepimport
+@testable import Outputs
 import Testing
 
 @Suite struct GroupedNumberTests {
