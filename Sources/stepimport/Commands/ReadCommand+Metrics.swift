@@ -4,38 +4,64 @@ import HealthDays
 import Outputs
 import Platform
 
-/// `stepimport apple --metric`: the same read as for steps, into a `MetricAggregator`, printed
-/// a column per metric (docs/metrics.md). Steps alone never come here.
-extension ReadCommand {
-    func runMetrics() throws(CommandError) {
-        let aggregator = MetricAggregator(metrics: options.metrics, rule: options.zone)
-        let started = Date()
-        let (result, exclusion) = try importExport(excludingSourcesBefore: aggregator) { () throws(ExportError) in
-            try aggregator.finish()
-        }
-        let range = DayRange(since: options.since, until: options.until).closedRange
-        let allDays = aggregator.days()
-        let days = inRange(allDays, \.date)
-        var statistics = aggregator.steps.statistics
-        statistics.offsets = aggregator.offsets
-        let layout = DayLayout(bySource: options.bySource, zoneDescription: zoneDescription(statistics))
-        let sources = options.bySource ? aggregator.sourceValues(in: range) : []
-        // Everything is computed before the first byte goes to stdout: an error never leaves partial totals.
-        try CommandError.writeResults { (sink) throws(OutputError) in
-            try options.format.writer.writeMetricDays(days, sources: sources, columns: options.metrics.columns, layout, to: sink)
-        }
-        reportMetrics(result, aggregator, statistics, allDays: allDays, days: days,
-                      seconds: Date().timeIntervalSince(started))
-        reportExcluded(exclusion)
-        reportFiltered(all: allDays.map(\.date), kept: days.map(\.date), with: "values")
-        if options.metrics.contains(.steps) {
-            reportRefusals(aggregator.steps.dayTotals(in: range))
-        }
+/// The days of `--metric`: a value per metric column, with the sources' values for `--by-source`.
+struct MetricReadDays {
+    let days: ReadDays<MetricDay>
+    /// Each source's value per day and column within `--since`/`--until`; empty without `--by-source`.
+    let sources: [MetricSourceValue]
+}
+
+/// `stepimport apple --metric`: the same read as for steps, into a `MetricAggregator`, written
+/// a column per metric (docs/metrics.md). Steps alone are `HighestSourceSteps`.
+struct HighestSourceMetrics: ReadRule {
+    let aggregator: MetricAggregator
+    let metrics: MetricSet
+    let bySource: Bool
+
+    init(metrics: MetricSet, zone: ZoneRule, bySource: Bool) {
+        aggregator = MetricAggregator(metrics: metrics, rule: zone)
+        self.metrics = metrics
+        self.bySource = bySource
     }
 
+    var sink: StepSink { aggregator }
+    func finish() throws(ExportError) { try aggregator.finish() }
+
+    func days(in range: ClosedRange<LocalDate>?) -> MetricReadDays {
+        MetricReadDays(days: ReadDays(aggregator.days(), within: range, date: \.date),
+                       sources: bySource ? aggregator.sourceValues(in: range) : [])
+    }
+
+    var statistics: AggregationStats {
+        var statistics = aggregator.steps.statistics
+        statistics.offsets = aggregator.offsets
+        return statistics
+    }
+
+    var priority: [String]? { nil }
+
+    func write(_ days: MetricReadDays, with writer: any ResultsWriter, _ layout: DayLayout,
+               to sink: any OutputSink) throws(OutputError) {
+        try writer.writeMetricDays(days.days.shown, sources: days.sources, columns: metrics.columns, layout, to: sink)
+    }
+
+    func filtered(_ days: MetricReadDays) -> (all: [LocalDate], kept: [LocalDate], what: String) {
+        (days.days.all.map(\.date), days.days.shown.map(\.date), "values")
+    }
+
+    func steps(_ days: MetricReadDays) -> [DayTotal]? {
+        metrics.contains(.steps) ? aggregator.steps.dayTotals(in: days.days.range) : nil
+    }
+
+    func report(_ result: ImportResult, _ days: MetricReadDays, seconds: Double, by command: ReadCommand) {
+        command.reportMetrics(result, aggregator, statistics, allDays: days.days.all, days: days.days.shown, seconds: seconds)
+    }
+}
+
+extension ReadCommand {
     /// The summary on stderr: what was read, then a line per metric (records, duplicates, values
     /// left out as implausible, days with a value), then the zone notes.
-    private func reportMetrics(_ result: ImportResult, _ aggregator: MetricAggregator, _ statistics: AggregationStats,
+    func reportMetrics(_ result: ImportResult, _ aggregator: MetricAggregator, _ statistics: AggregationStats,
                                allDays: [MetricDay], days: [MetricDay], seconds: Double) {
         diagnostics.warnSkipped(result.summary, noun: "invalid record", consequence: "; the values of their days may be low")
         guard !options.quiet else { return }

@@ -6,40 +6,63 @@ import Outputs
 import Platform
 
 /// `stepimport hc --rule hc-priority`: the same read as for steps, into a `PriorityDayAggregator`
-/// (Health Connect's own total, docs/rules.md), or with `--metric` into a `PriorityMetricAggregator`.
-/// `--post`, and metrics the rule does not total, were refused with the options; `--exclude-source`
-/// takes an app's records away before the sweep.
-extension ReadCommand {
-    func runPriority() throws(CommandError) {
-        let aggregator = PriorityDayAggregator(rule: options.zone, priority: options.priority)
-        let started = Date()
-        let (result, exclusion) = try importExport(excludingSourcesBefore: aggregator) { () throws(ExportError) in
-            try aggregator.finish()
-        }
-        let allDays = aggregator.dayTotals(in: nil)
-        let days = inRange(allDays, \.date)
-        let statistics = aggregator.statistics
-        let layout = DayLayout(bySource: options.bySource, zoneDescription: zoneDescription(statistics),
-                               priority: aggregator.priority ?? [])
-        // Everything is computed before the first byte goes to stdout: an error never leaves partial totals.
-        try CommandError.writeResults { (sink) throws(OutputError) in try options.format.writer.writeDayTotals(days, layout, to: sink) }
-        reportPriority(result, [aggregator], seconds: Date().timeIntervalSince(started))
-        reportZone(statistics)
-        reportExcluded(exclusion)
-        reportFiltered(all: allDays.map(\.date), kept: days.map(\.date))
-        reportRefusals(days)
+/// (Health Connect's own total, docs/rules.md). `--post`, and metrics the rule does not total, were
+/// refused with the options; `--exclude-source` takes an app's records away before the sweep.
+struct PrioritySteps: ReadRule {
+    let aggregator: PriorityDayAggregator
+
+    init(zone: ZoneRule, priority: [String]?) {
+        aggregator = PriorityDayAggregator(rule: zone, priority: priority)
     }
 
-    /// `--rule hc-priority --metric LIST`: a column per metric, each its own sweep over the same list.
-    func runPriorityMetrics() throws(CommandError) {
-        let aggregator = PriorityMetricAggregator(metrics: options.metrics, rule: options.zone, priority: options.priority)
-        let started = Date()
-        let (result, exclusion) = try importExport(excludingSourcesBefore: aggregator) { () throws(ExportError) in
-            try aggregator.finish()
-        }
-        let range = DayRange(since: options.since, until: options.until).closedRange
-        let allDays = aggregator.days()
-        let days = inRange(allDays, \.date)
+    var sink: StepSink { aggregator }
+    func finish() throws(ExportError) { try aggregator.finish() }
+    func days(in range: ClosedRange<LocalDate>?) -> ReadDays<DayTotal> {
+        ReadDays(aggregator.dayTotals(in: nil), within: range, date: \.date)
+    }
+    var statistics: AggregationStats { aggregator.statistics }
+    var priority: [String]? { aggregator.priority ?? [] }
+
+    func write(_ days: ReadDays<DayTotal>, with writer: any ResultsWriter, _ layout: DayLayout,
+               to sink: any OutputSink) throws(OutputError) {
+        try writer.writeDayTotals(days.shown, layout, to: sink)
+    }
+
+    func filtered(_ days: ReadDays<DayTotal>) -> (all: [LocalDate], kept: [LocalDate], what: String) {
+        (days.all.map(\.date), days.shown.map(\.date), "steps")
+    }
+
+    func steps(_ days: ReadDays<DayTotal>) -> [DayTotal]? { days.shown }
+
+    func report(_ result: ImportResult, _ days: ReadDays<DayTotal>, seconds: Double, by command: ReadCommand) {
+        command.reportPriority(result, [aggregator], seconds: seconds)
+        command.reportZone(statistics)
+    }
+}
+
+/// `--rule hc-priority --metric LIST`: a column per metric, each its own sweep over the same list
+/// (`PriorityMetricAggregator`).
+struct PriorityMetrics: ReadRule {
+    let aggregator: PriorityMetricAggregator
+    let metrics: MetricSet
+    let bySource: Bool
+
+    init(metrics: MetricSet, zone: ZoneRule, priority: [String]?, bySource: Bool) {
+        aggregator = PriorityMetricAggregator(metrics: metrics, rule: zone, priority: priority)
+        self.metrics = metrics
+        self.bySource = bySource
+    }
+
+    var sink: StepSink { aggregator }
+    func finish() throws(ExportError) { try aggregator.finish() }
+
+    func days(in range: ClosedRange<LocalDate>?) -> MetricReadDays {
+        MetricReadDays(days: ReadDays(aggregator.days(), within: range, date: \.date),
+                       sources: bySource ? aggregator.sourceValues(in: range) : [])
+    }
+
+    /// The zone statistics of every metric's sweep together.
+    var statistics: AggregationStats {
         var statistics = AggregationStats()
         for part in aggregator.aggregators {
             let seen = part.statistics
@@ -47,22 +70,32 @@ extension ReadCommand {
             statistics.wallClockInZone += seen.wallClockInZone
             statistics.offsets = Array(Set(statistics.offsets + seen.offsets)).sorted()
         }
-        let layout = DayLayout(bySource: options.bySource, zoneDescription: zoneDescription(statistics),
-                               priority: aggregator.priority ?? [])
-        let sources = options.bySource ? aggregator.sourceValues(in: range) : []
-        // Everything is computed before the first byte goes to stdout: an error never leaves partial totals.
-        try CommandError.writeResults { (sink) throws(OutputError) in
-            try options.format.writer.writeMetricDays(days, sources: sources, columns: options.metrics.columns, layout, to: sink)
-        }
-        reportPriority(result, aggregator.aggregators, seconds: Date().timeIntervalSince(started))
-        reportZone(statistics)
-        reportExcluded(exclusion)
-        reportFiltered(all: allDays.map(\.date), kept: days.map(\.date), with: "values")
+        return statistics
     }
 
+    var priority: [String]? { aggregator.priority ?? [] }
+
+    func write(_ days: MetricReadDays, with writer: any ResultsWriter, _ layout: DayLayout,
+               to sink: any OutputSink) throws(OutputError) {
+        try writer.writeMetricDays(days.days.shown, sources: days.sources, columns: metrics.columns, layout, to: sink)
+    }
+
+    func filtered(_ days: MetricReadDays) -> (all: [LocalDate], kept: [LocalDate], what: String) {
+        (days.days.all.map(\.date), days.days.shown.map(\.date), "values")
+    }
+
+    func steps(_ days: MetricReadDays) -> [DayTotal]? { nil }
+
+    func report(_ result: ImportResult, _ days: MetricReadDays, seconds: Double, by command: ReadCommand) {
+        command.reportPriority(result, aggregator.aggregators, seconds: seconds)
+        command.reportZone(statistics)
+    }
+}
+
+extension ReadCommand {
     /// The summary: what was read, the rule and the list it followed, and per metric its records
     /// and the apps that counted nothing.
-    private func reportPriority(_ result: ImportResult, _ aggregators: [PriorityDayAggregator], seconds: Double) {
+    func reportPriority(_ result: ImportResult, _ aggregators: [PriorityDayAggregator], seconds: Double) {
         let summary = result.summary
         let stepsOnly = aggregators.count == 1 && aggregators[0].metric == .steps
         if stepsOnly {
@@ -108,7 +141,7 @@ extension ReadCommand {
     }
 
     /// The zone notes of the rule's records.
-    private func reportZone(_ statistics: AggregationStats) {
+    func reportZone(_ statistics: AggregationStats) {
         guard !options.quiet else { return }
         switch options.zone {
         case .recordedOffset:

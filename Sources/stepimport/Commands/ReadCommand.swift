@@ -22,36 +22,49 @@ struct ReadCommand {
             try PostCommand.prepare(postOptions, zone: options.zone, format: options.format, diagnostics: diagnostics,
                                     quiet: options.quiet)
         }
-        if options.rule == .hcPriority {
-            // --post with it, and --metric beyond the metrics it totals, were refused with the options.
-            return options.metrics.isStepsOnly ? try runPriority() : try runPriorityMetrics()
+        // --post with hc-priority or with another metric, and --metric beyond the metrics
+        // hc-priority totals, were refused with the options.
+        switch (options.rule == .hcPriority, options.metrics.isStepsOnly) {
+        case (false, true): try read(by: HighestSourceSteps(zone: options.zone), post: post)
+        case (false, false): try read(by: HighestSourceMetrics(metrics: options.metrics, zone: options.zone,
+                                                               bySource: options.bySource), post: post)
+        case (true, true): try read(by: PrioritySteps(zone: options.zone, priority: options.priority), post: post)
+        case (true, false): try read(by: PriorityMetrics(metrics: options.metrics, zone: options.zone, priority: options.priority,
+                                                         bySource: options.bySource), post: post)
         }
-        if !options.metrics.isStepsOnly {
-            // --post with another metric was refused with the options.
-            return try runMetrics()
-        }
-        let aggregator = DayAggregator(rule: options.zone)
+    }
+
+    /// The one read pipeline: the export read into `rule`, its days, then the output (or `--post`),
+    /// then the summary on stderr.
+    func read<Rule: ReadRule>(by rule: Rule, post: PostCommand?) throws(CommandError) {
         let started = Date()
-        let (result, exclusion) = try importExport(excludingSourcesBefore: aggregator) { () throws(ExportError) in
-            try aggregator.finish()
+        let (result, exclusion) = try importExport(excludingSourcesBefore: rule.sink) { () throws(ExportError) in
+            try rule.finish()
         }
-        let allDays = aggregator.dayTotals(in: nil)
-        let days = inRange(allDays, \.date)
-        let statistics = aggregator.statistics
+        let days = rule.days(in: DayRange(since: options.since, until: options.until).closedRange)
+        let filtered = rule.filtered(days)
         if let post {
-            report(result, statistics, days: days, allDays: allDays, seconds: Date().timeIntervalSince(started))
+            // The options let --post through with the highest-source steps rule only, which gives steps.
+            guard let steps = rule.steps(days) else { preconditionFailure("--post with a rule that gives no steps") }
+            rule.report(result, days, seconds: Date().timeIntervalSince(started), by: self)
             reportExcluded(exclusion)
-            reportFiltered(all: allDays.map(\.date), kept: days.map(\.date))
-            try post.run(days)
+            reportFiltered(all: filtered.all, kept: filtered.kept, with: filtered.what)
+            try post.run(steps)
             return
         }
-        let layout = DayLayout(bySource: options.bySource, zoneDescription: zoneDescription(statistics))
+        let layout = DayLayout(bySource: options.bySource, zoneDescription: zoneDescription(rule.statistics),
+                               priority: rule.priority)
+        let writer = options.format.writer
         // Everything is computed before the first byte goes to stdout: an error never leaves partial totals.
-        try CommandError.writeResults { (sink) throws(OutputError) in try options.format.writer.writeDayTotals(days, layout, to: sink) }
-        report(result, statistics, days: days, allDays: allDays, seconds: Date().timeIntervalSince(started))
+        try CommandError.writeResults { (sink) throws(OutputError) in
+            try rule.write(days, with: writer, layout, to: sink)
+        }
+        rule.report(result, days, seconds: Date().timeIntervalSince(started), by: self)
         reportExcluded(exclusion)
-        reportFiltered(all: allDays.map(\.date), kept: days.map(\.date))
-        reportRefusals(days)
+        reportFiltered(all: filtered.all, kept: filtered.kept, with: filtered.what)
+        if let steps = rule.steps(days) {
+            reportRefusals(steps)
+        }
     }
 
     /// Reads the export into `sink`, behind a `SourceExclusion` when `--exclude-source` is given
@@ -60,12 +73,6 @@ struct ReadCommand {
         throws(CommandError) -> (ImportResult, SourceExclusion?) {
         let exclusion = options.excludedSources.isEmpty ? nil : SourceExclusion(patterns: options.excludedSources, next: sink)
         return (try importExport(into: exclusion ?? sink, finish: finish), exclusion)
-    }
-
-    /// The values whose day lies within `--since`/`--until` (all of them without either).
-    func inRange<Value>(_ values: [Value], _ date: (Value) -> LocalDate) -> [Value] {
-        guard let range = DayRange(since: options.since, until: options.until).closedRange else { return values }
-        return values.filter { range.contains(date($0)) }
     }
 
     /// Reads the export into `sink` (with the progress meter when it shows), then runs `finish`.

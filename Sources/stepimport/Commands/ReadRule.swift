@@ -1,0 +1,77 @@
+import ExportParsers
+import HealthDays
+import Outputs
+
+/// A day rule (`--rule`, `--metric`) of `apple` and `hc` as the one read pipeline (`ReadCommand.read(by:post:)`) runs it:
+/// the sink the export is read into, the days it gives once read, how they are written, and its
+/// summary on stderr. The highest source for steps (`HighestSourceSteps`) or for `--metric`
+/// (`HighestSourceMetrics`), Health Connect's priority rule for either (`PrioritySteps`,
+/// `PriorityMetrics`).
+protocol ReadRule {
+    /// The days one read gave.
+    associatedtype Days
+    /// What the export is read into (behind `--exclude-source` when it is given).
+    var sink: StepSink { get }
+    /// Settles the rule once the last record is in.
+    func finish() throws(ExportError)
+    /// The days, once finished: every day with a value, and the rows to write (within `range`).
+    func days(in range: ClosedRange<LocalDate>?) -> Days
+    /// What the table's zone footer speaks of.
+    var statistics: AggregationStats { get }
+    /// Under `--rule hc-priority`, the list followed; nil under the highest-source rule.
+    var priority: [String]? { get }
+    /// Writes the rows as `writer`'s format does.
+    func write(_ days: Days, with writer: any ResultsWriter, _ layout: DayLayout, to sink: any OutputSink) throws(OutputError)
+    /// The dates of the days with a value before and after `--since`/`--until`, and what they have.
+    func filtered(_ days: Days) -> (all: [LocalDate], kept: [LocalDate], what: String)
+    /// The step totals within `--since`/`--until`, which `--post` sends and the refusals list
+    /// speaks of; nil when the rule gives none.
+    func steps(_ days: Days) -> [DayTotal]?
+    /// The rule's summary on stderr, from what was read to its zone notes.
+    func report(_ result: ImportResult, _ days: Days, seconds: Double, by command: ReadCommand)
+}
+
+/// The days of one read: every day with a value, and those within `--since`/`--until`.
+struct ReadDays<Day> {
+    let all: [Day]
+    let shown: [Day]
+    let range: ClosedRange<LocalDate>?
+
+    init(_ all: [Day], within range: ClosedRange<LocalDate>?, date: (Day) -> LocalDate) {
+        self.all = all
+        self.shown = range.map { range in all.filter { range.contains(date($0)) } } ?? all
+        self.range = range
+    }
+}
+
+/// Steps, the highest source of each day (`DayTotal(highestSourceOn:among:)`); the one rule `--post` reads by.
+struct HighestSourceSteps: ReadRule {
+    let aggregator: DayAggregator
+
+    init(zone: ZoneRule) {
+        aggregator = DayAggregator(rule: zone)
+    }
+
+    var sink: StepSink { aggregator }
+    func finish() throws(ExportError) { try aggregator.finish() }
+    func days(in range: ClosedRange<LocalDate>?) -> ReadDays<DayTotal> {
+        ReadDays(aggregator.dayTotals(in: nil), within: range, date: \.date)
+    }
+    var statistics: AggregationStats { aggregator.statistics }
+    var priority: [String]? { nil }
+
+    func write(_ days: ReadDays<DayTotal>, with writer: any ResultsWriter, _ layout: DayLayout,
+               to sink: any OutputSink) throws(OutputError) {
+        try writer.writeDayTotals(days.shown, layout, to: sink)
+    }
+
+    func filtered(_ days: ReadDays<DayTotal>) -> (all: [LocalDate], kept: [LocalDate], what: String) {
+        (days.all.map(\.date), days.shown.map(\.date), "steps")
+    }
+
+    func steps(_ days: ReadDays<DayTotal>) -> [DayTotal]? { days.shown }
+
+    func report(_ result: ImportResult, _ days: ReadDays<DayTotal>, seconds: Double, by command: ReadCommand) {
+        command.report(result, statistics, days: days.shown, allDays: days.all, seconds: seconds)
+    }
+}
