@@ -13,7 +13,7 @@ struct MetricReadDays {
 
 /// `stepimport apple --metric`: the same read as for steps, into a `MetricAggregator`, written
 /// a column per metric (docs/metrics.md). Steps alone are `HighestSourceSteps`.
-struct HighestSourceMetrics: ReadRule {
+struct HighestSourceMetrics: MetricReadRule {
     let aggregator: MetricAggregator
     let metrics: MetricSet
     let bySource: Bool
@@ -39,15 +39,6 @@ struct HighestSourceMetrics: ReadRule {
     }
 
     var priority: [String]? { nil }
-
-    func write(_ days: MetricReadDays, with writer: any ResultsWriter, _ layout: DayLayout,
-               to sink: any OutputSink) throws(OutputError) {
-        try writer.writeMetricDays(days.days.shown, sources: days.sources, columns: metrics.columns, layout, to: sink)
-    }
-
-    func filtered(_ days: MetricReadDays) -> (all: [LocalDate], kept: [LocalDate], what: String) {
-        (days.days.all.map(\.date), days.days.shown.map(\.date), "values")
-    }
 
     func steps(_ days: MetricReadDays) -> [DayTotal]? {
         metrics.contains(.steps) ? aggregator.steps.dayTotals(in: days.days.range) : nil

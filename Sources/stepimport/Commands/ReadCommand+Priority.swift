@@ -23,17 +23,6 @@ struct PrioritySteps: ReadRule {
     var statistics: AggregationStats { aggregator.statistics }
     var priority: [String]? { aggregator.priority ?? [] }
 
-    func write(_ days: ReadDays<DayTotal>, with writer: any ResultsWriter, _ layout: DayLayout,
-               to sink: any OutputSink) throws(OutputError) {
-        try writer.writeDayTotals(days.shown, layout, to: sink)
-    }
-
-    func filtered(_ days: ReadDays<DayTotal>) -> (all: [LocalDate], kept: [LocalDate], what: String) {
-        (days.all.map(\.date), days.shown.map(\.date), "steps")
-    }
-
-    func steps(_ days: ReadDays<DayTotal>) -> [DayTotal]? { days.shown }
-
     func report(_ result: ImportResult, _ days: ReadDays<DayTotal>, seconds: Double, by command: ReadCommand) {
         command.reportPriority(result, [aggregator], seconds: seconds)
         command.reportZone(statistics)
@@ -42,7 +31,7 @@ struct PrioritySteps: ReadRule {
 
 /// `--rule hc-priority --metric LIST`: a column per metric, each its own sweep over the same list
 /// (`PriorityMetricAggregator`).
-struct PriorityMetrics: ReadRule {
+struct PriorityMetrics: MetricReadRule {
     let aggregator: PriorityMetricAggregator
     let metrics: MetricSet
     let bySource: Bool
@@ -74,15 +63,6 @@ struct PriorityMetrics: ReadRule {
     }
 
     var priority: [String]? { aggregator.priority ?? [] }
-
-    func write(_ days: MetricReadDays, with writer: any ResultsWriter, _ layout: DayLayout,
-               to sink: any OutputSink) throws(OutputError) {
-        try writer.writeMetricDays(days.days.shown, sources: days.sources, columns: metrics.columns, layout, to: sink)
-    }
-
-    func filtered(_ days: MetricReadDays) -> (all: [LocalDate], kept: [LocalDate], what: String) {
-        (days.days.all.map(\.date), days.days.shown.map(\.date), "values")
-    }
 
     func steps(_ days: MetricReadDays) -> [DayTotal]? { nil }
 

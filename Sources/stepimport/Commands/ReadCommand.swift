@@ -45,7 +45,9 @@ struct ReadCommand {
         let filtered = rule.filtered(days)
         if let post {
             // The options let --post through with the highest-source steps rule only, which gives steps.
-            guard let steps = rule.steps(days) else { preconditionFailure("--post with a rule that gives no steps") }
+            guard let steps = rule.steps(days) else {
+                throw .upload(.configuration("--post sends steps, and this rule gives none"))
+            }
             rule.report(result, days, seconds: Date().timeIntervalSince(started), by: self)
             reportExcluded(exclusion)
             reportFiltered(all: filtered.all, kept: filtered.kept, with: filtered.what)

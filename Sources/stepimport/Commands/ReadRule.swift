@@ -60,6 +60,13 @@ struct HighestSourceSteps: ReadRule {
     var statistics: AggregationStats { aggregator.statistics }
     var priority: [String]? { nil }
 
+    func report(_ result: ImportResult, _ days: ReadDays<DayTotal>, seconds: Double, by command: ReadCommand) {
+        command.report(result, statistics, days: days.shown, allDays: days.all, seconds: seconds)
+    }
+}
+
+/// The step rules' days are day totals: written as such, filtered by their dates, and posted.
+extension ReadRule where Days == ReadDays<DayTotal> {
     func write(_ days: ReadDays<DayTotal>, with writer: any ResultsWriter, _ layout: DayLayout,
                to sink: any OutputSink) throws(OutputError) {
         try writer.writeDayTotals(days.shown, layout, to: sink)
@@ -70,8 +77,20 @@ struct HighestSourceSteps: ReadRule {
     }
 
     func steps(_ days: ReadDays<DayTotal>) -> [DayTotal]? { days.shown }
+}
 
-    func report(_ result: ImportResult, _ days: ReadDays<DayTotal>, seconds: Double, by command: ReadCommand) {
-        command.report(result, statistics, days: days.shown, allDays: days.all, seconds: seconds)
+/// A rule of `--metric`: its days are written a column per column of the metrics asked for.
+protocol MetricReadRule: ReadRule where Days == MetricReadDays {
+    var metrics: MetricSet { get }
+}
+
+extension MetricReadRule {
+    func write(_ days: MetricReadDays, with writer: any ResultsWriter, _ layout: DayLayout,
+               to sink: any OutputSink) throws(OutputError) {
+        try writer.writeMetricDays(days.days.shown, sources: days.sources, columns: metrics.columns, layout, to: sink)
+    }
+
+    func filtered(_ days: MetricReadDays) -> (all: [LocalDate], kept: [LocalDate], what: String) {
+        (days.days.all.map(\.date), days.days.shown.map(\.date), "values")
     }
 }
