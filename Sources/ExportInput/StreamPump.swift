@@ -1,5 +1,5 @@
 import HealthDays
-/// Reads a stream to its end through a `StepRecordParser`.
+/// Reads a stream to its end through a `RecordParser`.
 public enum StreamPump {
     /// Size of each read.
     static let chunkSize = 256 * 1024
@@ -8,7 +8,7 @@ public enum StreamPump {
     ///
     /// `progress` is called after each chunk with the bytes read so far and the total when known.
     @discardableResult
-    public static func run(_ stream: ByteStream, into parser: StepRecordParser, expected: ExportFamily, grammar: String,
+    public static func run(_ stream: ByteStream, into parser: RecordParser, expected: ExportFamily, grammar: String,
                            progress: ((Int64, Int64?) -> Void)? = nil) throws(ExportError) -> Int64 {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
         defer { buffer.deallocate() }

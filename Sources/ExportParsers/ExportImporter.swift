@@ -131,7 +131,7 @@ public struct ExportImporter {
     }
 
     /// Reads the input into `sink`.
-    public func read(into sink: StepSink, options: ImportOptions = ImportOptions()) throws(ExportError) -> ImportResult {
+    public func read(into sink: RecordSink, options: ImportOptions = ImportOptions()) throws(ExportError) -> ImportResult {
         switch located {
         case .apple(let stream):
             let apple = try AppleHealthImport.read(stream, into: sink, options: options)

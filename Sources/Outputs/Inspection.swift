@@ -13,8 +13,8 @@ public struct Inspection {
     /// Where in its container each of `result.summary.locations` was found, in the same order.
     public let places: [String]
     /// Step sources, in order of first appearance.
-    public let sources: [StepCensus.Source]
-    public let offsets: [StepCensus.OffsetCount]
+    public let sources: [SourceCensus.Source]
+    public let offsets: [SourceCensus.OffsetCount]
     public let withoutOffset: Int
     /// The one offset of a long Apple export (the daylight-saving hint), from `ImportResult.exportTimeOffset`.
     public let exportTimeOffset: Int32?
@@ -29,7 +29,7 @@ public struct Inspection {
     public let zoneWords: String
 
     public init(path: String, result: ImportResult, inventory: ExportInventory, places: [String],
-                sources: [StepCensus.Source], offsets: [StepCensus.OffsetCount], withoutOffset: Int,
+                sources: [SourceCensus.Source], offsets: [SourceCensus.OffsetCount], withoutOffset: Int,
                 exportTimeOffset: Int32?, exportTimeOffsetHint: String?, statistics: AggregationStats, days: [DayTotal],
                 refused: [(day: DayTotal, refusal: DayRefusal)], zone: ZoneRule, zoneWords: String) {
         self.path = path

@@ -29,9 +29,9 @@ import TestSupport
     """
 
     static let expected: [SampleCollector.Entry] = [
-        .init(source: "Anna’s iPhone", sample: StepSample(startMs: utcMs(2024, 1, 1, 9), endMs: utcMs(2024, 1, 1, 9, 5), offsetSeconds: 3600, value: 47)),
-        .init(source: "R&D Pedometer", sample: StepSample(startMs: utcMs(2024, 1, 1, 16), endMs: utcMs(2024, 1, 1, 16, 5), offsetSeconds: -18000, value: 12.5)),
-        .init(source: "(unknown)", sample: StepSample(startMs: utcMs(2024, 1, 2, 7), endMs: utcMs(2024, 1, 2, 7), offsetSeconds: 3600, value: 3)),
+        .init(source: "Anna’s iPhone", sample: HealthSample(startMs: utcMs(2024, 1, 1, 9), endMs: utcMs(2024, 1, 1, 9, 5), offsetSeconds: 3600, value: 47)),
+        .init(source: "R&D Pedometer", sample: HealthSample(startMs: utcMs(2024, 1, 1, 16), endMs: utcMs(2024, 1, 1, 16, 5), offsetSeconds: -18000, value: 12.5)),
+        .init(source: "(unknown)", sample: HealthSample(startMs: utcMs(2024, 1, 2, 7), endMs: utcMs(2024, 1, 2, 7), offsetSeconds: 3600, value: 3)),
     ]
 
     /// Runs the prefilter and parser over `text` cut into pieces of `chunk` bytes.

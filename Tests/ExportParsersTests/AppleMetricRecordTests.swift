@@ -11,11 +11,11 @@ private func metricSet(_ metrics: Metric...) -> MetricSet {
 }
 
 /// Collects every sample a reader hands on with the metric it belongs to (steps included).
-final class MetricCollector: StepSink {
+final class MetricCollector: RecordSink {
     struct Entry: Equatable, Sendable, CustomStringConvertible {
         let metric: Metric
         let source: String
-        let sample: StepSample
+        let sample: HealthSample
 
         var description: String {
             "\(metric.name) \(source) \(sample.startMs)-\(sample.endMs)@\(sample.offsetSeconds.map(String.init) ?? "-") \(sample.value)"
@@ -24,11 +24,11 @@ final class MetricCollector: StepSink {
 
     private(set) var entries: [Entry] = []
 
-    func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer) {
+    func add(_ sample: HealthSample, sourceUTF8: UnsafeRawBufferPointer) {
         entries.append(Entry(metric: .steps, source: String(decoding: sourceUTF8, as: UTF8.self), sample: sample))
     }
 
-    func add(_ sample: StepSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
+    func add(_ sample: HealthSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
         entries.append(Entry(metric: metric, source: String(decoding: sourceUTF8, as: UTF8.self), sample: sample))
     }
 
@@ -259,7 +259,7 @@ final class MetricCollector: StepSink {
             + [Self.record(Self.sleep, value: "HKCategoryValueSleepAnalysisInBed", source: "iPhone"),
                Self.record(Self.sleep, value: "HKCategoryValueSleepAnalysisAwake")]
         let text = Self.document(body)
-        let interval = StepSample(startMs: Self.startMs, endMs: Self.endMs, offsetSeconds: 3600, value: 0)
+        let interval = HealthSample(startMs: Self.startMs, endMs: Self.endMs, offsetSeconds: 3600, value: 0)
         let (entries, statistics) = try Self.parse(text, metrics: metricSet(.sleep, .inBed))
         #expect(entries == Array(repeating: MetricCollector.Entry(metric: .sleep, source: "Watch", sample: interval), count: 5)
                 + [MetricCollector.Entry(metric: .inBed, source: "iPhone", sample: interval)])

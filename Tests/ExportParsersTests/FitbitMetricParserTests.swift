@@ -17,7 +17,7 @@ import TestSupport
 
     static func minute(_ metric: Metric, _ hour: Int, _ minute: Int, _ value: Double) -> MetricCollector.Entry {
         MetricCollector.Entry(metric: metric, source: "Fitbit",
-                              sample: StepSample(startMs: utcMs(2022, 7, 17, hour, minute), endMs: utcMs(2022, 7, 17, hour, minute + 1),
+                              sample: HealthSample(startMs: utcMs(2022, 7, 17, hour, minute), endMs: utcMs(2022, 7, 17, hour, minute + 1),
                                                  offsetSeconds: nil, value: value, wallClock: true))
     }
 
@@ -53,7 +53,7 @@ import TestSupport
         func reading(_ second: Int, _ bpm: Double) -> MetricCollector.Entry {
             let at = utcMs(2022, 7, 17, 12, 23, second)
             return MetricCollector.Entry(metric: .heartRate, source: "Fitbit",
-                                         sample: StepSample(startMs: at, endMs: at, offsetSeconds: nil, value: bpm, wallClock: true))
+                                         sample: HealthSample(startMs: at, endMs: at, offsetSeconds: nil, value: bpm, wallClock: true))
         }
         #expect(sink.entries == [reading(5, 61), reading(15, 72.5)])
         #expect(parser.statistics.minutes == 2 && parser.statistics.rows == 2)

@@ -29,11 +29,11 @@ import TestSupport
     func readsMinutesAsWallClockSamplesWhateverTheChunks(chunk: Int) throws {
         let (sink, parser) = try Self.parse(Self.document, chunk: chunk)
         #expect(sink.entries == [
-            .init(source: "Fitbit", sample: StepSample(startMs: utcMs(2022, 7, 17, 12, 23), endMs: utcMs(2022, 7, 17, 12, 24),
+            .init(source: "Fitbit", sample: HealthSample(startMs: utcMs(2022, 7, 17, 12, 23), endMs: utcMs(2022, 7, 17, 12, 24),
                                                        offsetSeconds: nil, value: 0, wallClock: true)),
-            .init(source: "Fitbit", sample: StepSample(startMs: utcMs(2022, 7, 17, 23, 59), endMs: utcMs(2022, 7, 18),
+            .init(source: "Fitbit", sample: HealthSample(startMs: utcMs(2022, 7, 17, 23, 59), endMs: utcMs(2022, 7, 18),
                                                        offsetSeconds: nil, value: 15, wallClock: true)),
-            .init(source: "Fitbit", sample: StepSample(startMs: utcMs(2099, 12, 31), endMs: utcMs(2099, 12, 31, 0, 1),
+            .init(source: "Fitbit", sample: HealthSample(startMs: utcMs(2099, 12, 31), endMs: utcMs(2099, 12, 31, 0, 1),
                                                        offsetSeconds: nil, value: 7, wallClock: true)),
         ])
         #expect(parser.statistics.rows == 3 && parser.statistics.minutes == 3)

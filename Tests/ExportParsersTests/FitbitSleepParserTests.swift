@@ -18,7 +18,7 @@ import TestSupport
 
     static func entry(_ metric: Metric, _ start: Int64, _ end: Int64) -> MetricCollector.Entry {
         MetricCollector.Entry(metric: metric, source: "Fitbit",
-                              sample: StepSample(startMs: start, endMs: end, offsetSeconds: nil, value: 0, wallClock: true))
+                              sample: HealthSample(startMs: start, endMs: end, offsetSeconds: nil, value: 0, wallClock: true))
     }
 
     /// A night of stages from 23:00 to 06:00 the next day: 410 minutes of light, deep and REM, two

@@ -75,8 +75,8 @@ import TestSupport
         return (collector.entries, statistics)
     }
 
-    static func sample(_ start: Int64, _ end: Int64, _ offset: Int32?, _ value: Double) -> StepSample {
-        StepSample(startMs: start, endMs: end, offsetSeconds: offset, value: value)
+    static func sample(_ start: Int64, _ end: Int64, _ offset: Int32?, _ value: Double) -> HealthSample {
+        HealthSample(startMs: start, endMs: end, offsetSeconds: offset, value: value)
     }
 
     @Test func everyTableInTheColumnsUnit() throws {

@@ -202,13 +202,13 @@ private struct TestFailure: Error, CustomStringConvertible {
         #expect(database.schemaVersion == 20)
         let statistics = try database.read(into: collector)
         #expect(collector.entries == [
-            .init(source: "android", sample: StepSample(startMs: start, endMs: start + 5 * minute, offsetSeconds: 3600, value: 420)),
-            .init(source: "android", sample: StepSample(startMs: start + hour, endMs: start + hour + 5 * minute, offsetSeconds: 3600, value: 380)),
+            .init(source: "android", sample: HealthSample(startMs: start, endMs: start + 5 * minute, offsetSeconds: 3600, value: 420)),
+            .init(source: "android", sample: HealthSample(startMs: start + hour, endMs: start + hour + 5 * minute, offsetSeconds: 3600, value: 380)),
             .init(source: "com.google.android.apps.fitness",
-                  sample: StepSample(startMs: start, endMs: start + 10 * minute, offsetSeconds: -18000, value: 1000)),
-            .init(source: "com.sec.android.app.shealth", sample: StepSample(startMs: start, endMs: start + minute, offsetSeconds: nil, value: 50)),
-            .init(source: "(unknown)", sample: StepSample(startMs: start, endMs: start, offsetSeconds: 19800, value: 7)),
-            .init(source: "(unknown)", sample: StepSample(startMs: start, endMs: start + minute, offsetSeconds: 0, value: 9)),
+                  sample: HealthSample(startMs: start, endMs: start + 10 * minute, offsetSeconds: -18000, value: 1000)),
+            .init(source: "com.sec.android.app.shealth", sample: HealthSample(startMs: start, endMs: start + minute, offsetSeconds: nil, value: 50)),
+            .init(source: "(unknown)", sample: HealthSample(startMs: start, endMs: start, offsetSeconds: 19800, value: 7)),
+            .init(source: "(unknown)", sample: HealthSample(startMs: start, endMs: start + minute, offsetSeconds: 0, value: 9)),
         ])
         #expect(statistics.rows == 6)
         #expect(statistics.samples == 6)

@@ -122,7 +122,7 @@ import TestSupport
 
     private func total(_ bytes: [UInt8], chunk: Int) throws -> [String] {
         let aggregator = PriorityDayAggregator(rule: .recordedOffset, priority: ["com.phone"])
-        try HealthConnectJSONParser(sink: aggregator, invalidRecords: .fail).feedAll(bytes, chunk: chunk)
+        try AppDumpJSONParser(sink: aggregator, invalidRecords: .fail).feedAll(bytes, chunk: chunk)
         try aggregator.finish()
         return aggregator.dayTotals().pairs
     }
@@ -137,7 +137,7 @@ import TestSupport
 
     @Test func aPlainReadIsUnchanged() throws {
         let collector = SampleCollector()
-        try HealthConnectJSONParser(sink: collector, invalidRecords: .fail).feedAll(dump(modifiedA: "soon"), chunk: 4096)
+        try AppDumpJSONParser(sink: collector, invalidRecords: .fail).feedAll(dump(modifiedA: "soon"), chunk: 4096)
         #expect(collector.entries.map(\.sample.value) == [600, 900])
     }
 
@@ -197,7 +197,7 @@ import TestSupport
         for (modified, metres) in [("2024-03-01T12:00:00Z", 1050.0), ("2024-03-01T10:45:00Z", 1200.0)] {
             let aggregator = PriorityMetricAggregator(metrics: MetricSet([.steps, .distance]), rule: .recordedOffset,
                                                       priority: ["com.phone"])
-            try HealthConnectJSONParser(sink: aggregator, invalidRecords: .fail, metrics: MetricSet([.steps, .distance]))
+            try AppDumpJSONParser(sink: aggregator, invalidRecords: .fail, metrics: MetricSet([.steps, .distance]))
                 .feedAll(dump(modified), chunk: chunk)
             try aggregator.finish()
             #expect(aggregator.days().map { $0[.distanceMetres] } == [metres])

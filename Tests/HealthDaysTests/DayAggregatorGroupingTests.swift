@@ -18,7 +18,7 @@ import TestSupport
             let start = Int64(day) * 86_400_000 + Int64(next(86_400)) * 1000
             // Whole and fractional counts, some of them zero; equal counts make ties between sources.
             let value = [0, 10, 10, 250, 0.4, 0.5, 1000.5][next(7)] * Double(1 + next(3))
-            let sample = StepSample(startMs: start, endMs: start + Int64(next(4)) * 3_600_000,
+            let sample = HealthSample(startMs: start, endMs: start + Int64(next(4)) * 3_600_000,
                                     offsetSeconds: Int32(next(3) - 1) * 3600, value: value)
             aggregator.add(sample, source: names[next(names.count)])
             if next(50) == 0 {

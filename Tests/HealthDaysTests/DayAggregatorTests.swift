@@ -6,8 +6,8 @@ import TestSupport
 @Suite struct DayAggregatorTests {
     private let hour: Int64 = 3_600_000
 
-    private func sample(_ start: Int64, _ end: Int64, _ value: Double, offset: Int32? = 0) -> StepSample {
-        StepSample(startMs: start, endMs: end, offsetSeconds: offset, value: value)
+    private func sample(_ start: Int64, _ end: Int64, _ value: Double, offset: Int32? = 0) -> HealthSample {
+        HealthSample(startMs: start, endMs: end, offsetSeconds: offset, value: value)
     }
 
     @Test func theHighestSingleSourceWinsAndSourcesAreNeverAdded() {
@@ -185,7 +185,7 @@ import TestSupport
         var expected: [String: Int] = [:]
         func add(_ dayIndex: Int64, _ source: String, _ steps: Double, at minute: Int64) {
             let start = base + dayIndex * day + minute * 60_000
-            aggregator.add(StepSample(startMs: start, endMs: start + 30_000, offsetSeconds: 0, value: steps), source: source)
+            aggregator.add(HealthSample(startMs: start, endMs: start + 30_000, offsetSeconds: 0, value: steps), source: source)
             let date = LocalDate(daysSinceEpoch: Int32(20_000 + dayIndex))
             expected["\(date) \(source)", default: 0] += Int(steps)
         }
@@ -255,12 +255,12 @@ import TestSupport
 @Suite struct DayAggregatorInputKindsTests {
     private let hour: Int64 = 3_600_000
 
-    private func sample(_ start: Int64, _ end: Int64, _ value: Double) -> StepSample {
-        StepSample(startMs: start, endMs: end, offsetSeconds: 0, value: value)
+    private func sample(_ start: Int64, _ end: Int64, _ value: Double) -> HealthSample {
+        HealthSample(startMs: start, endMs: end, offsetSeconds: 0, value: value)
     }
     @Test func wallClockSamplesAreTakenAsUTCOrAsTheZonesLocalTime() throws {
         // Flutter's dateFrom: 23:30 on the wall clock, no zone.
-        let wall = StepSample(startMs: utcMs(2024, 7, 1, 23, 30), endMs: utcMs(2024, 7, 1, 23, 40), offsetSeconds: nil,
+        let wall = HealthSample(startMs: utcMs(2024, 7, 1, 23, 30), endMs: utcMs(2024, 7, 1, 23, 40), offsetSeconds: nil,
                               value: 80, wallClock: true)
         let plain = DayAggregator(rule: .recordedOffset)
         plain.add(wall, source: "app")
@@ -347,7 +347,7 @@ import TestSupport
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return state >> 33
         }
-        var earlier: [(StepSample, String)] = []
+        var earlier: [(HealthSample, String)] = []
         for index in 0..<count {
             defer { if settling { aggregator.settle() } }
             if index % 7 == 3, !earlier.isEmpty {
@@ -364,7 +364,7 @@ import TestSupport
             let start = utcMs(2024, 1, 1) + Int64(next() % (30 * 86_400)) * 1000 - (index % 13 == 0 ? utcMs(2024, 1, 1) + 86_400_000 : 0)
             let length = Int64(next() % 1800) * 1000
             let value = index % 5 == 0 ? Double(next() % 1000) + 0.5 : Double(next() % 1000)
-            let sample = StepSample(startMs: start, endMs: start + length, offsetSeconds: index % 3 == 0 ? nil : 3600,
+            let sample = HealthSample(startMs: start, endMs: start + length, offsetSeconds: index % 3 == 0 ? nil : 3600,
                                     value: value, wallClock: index % 17 == 0)
             let source = ["iPhone", "Watch", "Mi Fit"][index % 3]
             aggregator.add(sample, source: source)

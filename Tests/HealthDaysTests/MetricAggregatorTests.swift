@@ -323,7 +323,7 @@ import TestSupport
         let first = DuplicateFilter(sharing: budget)
         let second = DuplicateFilter(sharing: budget)
         func record(_ index: Int) -> SampleRecord {
-            SampleRecord(StepSample(startMs: Int64(index) * 60_000, endMs: Int64(index) * 60_000 + 1000, offsetSeconds: 0,
+            SampleRecord(HealthSample(startMs: Int64(index) * 60_000, endMs: Int64(index) * 60_000 + 1000, offsetSeconds: 0,
                                     value: 5), source: 0)
         }
         for index in 0..<8 { #expect(first.check(record(index)) == .new) }

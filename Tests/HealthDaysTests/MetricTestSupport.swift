@@ -19,7 +19,7 @@ extension MetricAggregator {
     /// Adds one sample of `metric`: times in ms since 1970 (UTC), the offset it was written with.
     func add(_ metric: Metric, _ start: Int64, _ end: Int64, _ value: Double = 0, offset: Int32? = 0, source: String) {
         var source = source
-        let sample = StepSample(startMs: start, endMs: end, offsetSeconds: offset, value: value)
+        let sample = HealthSample(startMs: start, endMs: end, offsetSeconds: offset, value: value)
         source.withUTF8 { add(sample, of: metric, sourceUTF8: UnsafeRawBufferPointer($0)) }
     }
 

@@ -12,7 +12,7 @@ import TestSupport
                      offset: Int32? = 0, modified: Int64? = nil) {
         var name = source
         name.withUTF8 { bytes in
-            aggregator.add(StepSample(startMs: start, endMs: end, offsetSeconds: offset, value: value),
+            aggregator.add(HealthSample(startMs: start, endMs: end, offsetSeconds: offset, value: value),
                            lastModifiedMs: modified, sourceUTF8: UnsafeRawBufferPointer(bytes))
         }
     }

@@ -12,7 +12,7 @@ import TestSupport
                      _ value: Double, modified: Int64? = nil) {
         var name = source
         name.withUTF8 { bytes in
-            sink.add(StepSample(startMs: start, endMs: end, offsetSeconds: 0, value: value), of: metric,
+            sink.add(HealthSample(startMs: start, endMs: end, offsetSeconds: 0, value: value), of: metric,
                      lastModifiedMs: modified, sourceUTF8: UnsafeRawBufferPointer(bytes))
         }
     }

@@ -8,8 +8,8 @@ import TestSupport
     private let minute: Int64 = 60_000
     private let day: Int64 = 86_400_000
 
-    private func sample(_ start: Int64, _ end: Int64, _ value: Double, offset: Int32? = 0) -> StepSample {
-        StepSample(startMs: start, endMs: end, offsetSeconds: offset, value: value)
+    private func sample(_ start: Int64, _ end: Int64, _ value: Double, offset: Int32? = 0) -> HealthSample {
+        HealthSample(startMs: start, endMs: end, offsetSeconds: offset, value: value)
     }
 
     @Test func ordinarySamplesAndTheEdgesOfEachBoundPass() {
@@ -72,8 +72,8 @@ import TestSupport
 @Suite struct DayAggregatorLimitsTests {
     private let hour: Int64 = 3_600_000
 
-    private func sample(_ start: Int64, _ end: Int64, _ value: Double, offset: Int32? = 0) -> StepSample {
-        StepSample(startMs: start, endMs: end, offsetSeconds: offset, value: value)
+    private func sample(_ start: Int64, _ end: Int64, _ value: Double, offset: Int32? = 0) -> HealthSample {
+        HealthSample(startMs: start, endMs: end, offsetSeconds: offset, value: value)
     }
 
     /// The counts that trapped in `Int(_:)` ("Double value cannot be converted to Int").
@@ -119,7 +119,7 @@ import TestSupport
         for rule in [ZoneRule.recordedOffset, .zone(try #require(TimeZone(identifier: "America/New_York")))] {
             let aggregator = DayAggregator(rule: rule)
             aggregator.add(sample(start, end, 10, offset: 64_800), source: "Broken")
-            aggregator.add(StepSample(startMs: start, endMs: end, offsetSeconds: nil, value: 10, wallClock: true), source: "Broken")
+            aggregator.add(HealthSample(startMs: start, endMs: end, offsetSeconds: nil, value: 10, wallClock: true), source: "Broken")
             #expect(aggregator.dayTotals().isEmpty)
             #expect(aggregator.statistics.refused == 2)
         }

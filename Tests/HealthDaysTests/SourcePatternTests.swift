@@ -46,7 +46,7 @@ import TestSupport
     @Test func theExclusionLeavesMatchingSourcesOutAndCountsThem() {
         let collector = SampleCollector()
         let exclusion = SourceExclusion(patterns: [Self.pattern("*Watch*"), Self.pattern("Nobody")], next: collector)
-        let sample = StepSample(startMs: 0, endMs: 60_000, offsetSeconds: 0, value: 5)
+        let sample = HealthSample(startMs: 0, endMs: 60_000, offsetSeconds: 0, value: 5)
         for source in ["Phone", "Apple Watch", "Apple Watch", "Phone", "Old Watch"] {
             exclusion.add(sample, source: source)
         }

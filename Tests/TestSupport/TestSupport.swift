@@ -3,12 +3,12 @@ import HealthDays
 import Testing
 
 /// Collects what a reader hands over, for assertions.
-public final class SampleCollector: StepSink {
+public final class SampleCollector: RecordSink {
     public struct Entry: Equatable, Sendable {
         public let source: String
-        public let sample: StepSample
+        public let sample: HealthSample
 
-        public init(source: String, sample: StepSample) {
+        public init(source: String, sample: HealthSample) {
             self.source = source
             self.sample = sample
         }
@@ -30,7 +30,7 @@ public final class SampleCollector: StepSink {
 
     public init() {}
 
-    public func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer) {
+    public func add(_ sample: HealthSample, sourceUTF8: UnsafeRawBufferPointer) {
         entries.append(Entry(source: String(decoding: sourceUTF8, as: UTF8.self), sample: sample))
     }
 
@@ -85,7 +85,7 @@ extension ImportNote {
     }
 }
 
-extension StepRecordParser {
+extension RecordParser {
     /// Feeds `bytes` in pieces of `chunk` bytes, then finishes: the input cut at every boundary a
     /// reader may meet.
     public func feedAll(_ bytes: [UInt8], chunk: Int) throws(ParseFailure) {

@@ -36,7 +36,7 @@ public struct FuzzInput {
 
     /// Feeds the bytes to `parser` chunk by chunk and finishes it; false (its failure's words
     /// used, as a reader's would be) when it failed.
-    public func parses(with parser: StepRecordParser) -> Bool {
+    public func parses(with parser: RecordParser) -> Bool {
         do throws(ParseFailure) {
             try forEachChunk { (chunk) throws(ParseFailure) in try parser.feed(chunk) }
             try parser.finish()

@@ -21,7 +21,7 @@ public func fuzzApplePieces(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
     let options = ImportOptions(invalidRecords: input.policy, parseWorkers: 2, pieceSize: pieceSize,
                                 takesInventory: size % 3 == 0, metrics: input.metrics)
     do throws(ExportError) {
-        let sink: StepSink = input.metrics.isStepsOnly ? aggregator : metrics
+        let sink: RecordSink = input.metrics.isStepsOnly ? aggregator : metrics
         let summary = try AppleHealthImport.read(stream, into: sink, options: options)
         blackHole(summary.importSummary)
         blackHole(summary.parse.census?.records)

@@ -3,7 +3,7 @@ import FuzzSupport
 import HealthDays
 
 /// Health Connect and app JSON dumps (react-native-health-connect, HCGateway, Capacitor, Flutter,
-/// plain record arrays, day totals, Google Fit's raw streams): `HealthConnectJSONParser`, in
+/// plain record arrays, day totals, Google Fit's raw streams): `AppDumpJSONParser`, in
 /// chunks, into the day rules; for every other input with every metric (`--metric all`: the
 /// metric records, their samples and stages through the spool, into the metrics' day rules); and
 /// every input through Fitbit's per-minute reader too.
@@ -15,8 +15,8 @@ public func fuzzHealthConnectJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
     let aggregator = DayAggregator(rule: input.zoneRule)
     let metrics = MetricAggregator(metrics: input.metrics.isStepsOnly ? .steps : ExportFamily.android.metrics, rule: input.zoneRule)
     let parser = input.metrics.isStepsOnly
-        ? HealthConnectJSONParser(sink: aggregator, invalidRecords: input.policy)
-        : HealthConnectJSONParser(sink: metrics, invalidRecords: input.policy, metrics: ExportFamily.android.metrics)
+        ? AppDumpJSONParser(sink: aggregator, invalidRecords: input.policy)
+        : AppDumpJSONParser(sink: metrics, invalidRecords: input.policy, metrics: ExportFamily.android.metrics)
     guard input.parses(with: parser) else { return 0 }
     blackHole(parser.statistics.shapeNames)
     if input.metrics.isStepsOnly { totalDays(aggregator) } else { totalMetricDays(metrics) }
@@ -31,7 +31,7 @@ func fuzzFitbitMinutes(_ input: FuzzInput) {
     let minuteKinds = FitbitMinuteParser.Kind.allCases.filter { $0 != .sleep }
     let kind = minuteKinds[(input.bytes.count / 7) % minuteKinds.count]
     let metrics = MetricAggregator(metrics: ExportFamily.android.metrics, rule: input.zoneRule)
-    let parser: StepRecordParser = input.metrics.isStepsOnly
+    let parser: RecordParser = input.metrics.isStepsOnly
         ? FitbitMinuteParser(sink: metrics, kind: kind, invalidRecords: input.policy)
         : FitbitSleepParser(sink: metrics, invalidRecords: input.policy)
     guard input.parses(with: parser) else { return }
@@ -46,7 +46,7 @@ func fuzzPriority(_ input: FuzzInput) {
     let aggregator = PriorityMetricAggregator(metrics: metrics, rule: input.zoneRule,
                                               priority: ["android", "com.phone", "com.watch", "(unknown)"],
                                               inMemoryLimit: 3 + input.bytes.count % 5, overlapLimit: 64)
-    let parser = HealthConnectJSONParser(sink: aggregator, invalidRecords: input.policy, metrics: metrics)
+    let parser = AppDumpJSONParser(sink: aggregator, invalidRecords: input.policy, metrics: metrics)
     guard input.parses(with: parser) else { return }
     do throws(ExportError) {
         try aggregator.finish()

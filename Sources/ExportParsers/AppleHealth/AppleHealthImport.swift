@@ -40,7 +40,7 @@ public enum AppleHealthImport {
     }
 
     /// Reads the export at `path` (zip, XML, folder or `-`) into `sink`.
-    public static func read(path: String, into sink: StepSink,
+    public static func read(path: String, into sink: RecordSink,
                             options: ImportOptions = ImportOptions()) throws(ExportError) -> AppleImportSummary {
         try read(try AppleExportLocator.open(path: path), into: sink, options: options)
     }
@@ -51,7 +51,7 @@ public enum AppleHealthImport {
     /// 0 parses on the calling thread (still reading on a second one). The result is the same
     /// either way. `options.progress` is called after each chunk with the bytes of XML read so
     /// far and the total when known.
-    public static func read(_ stream: ByteStream, into sink: StepSink,
+    public static func read(_ stream: ByteStream, into sink: RecordSink,
                             options: ImportOptions = ImportOptions()) throws(ExportError) -> AppleImportSummary {
         let workers = options.parseWorkers ?? defaultParseWorkers
         if workers <= 0 {
@@ -67,7 +67,7 @@ public enum AppleHealthImport {
     }
 
     /// Reads (and inflates) and filters on a second thread, parses on this one.
-    static func readOnThisThread(_ stream: ByteStream, into sink: StepSink, invalidRecords: InvalidRecordPolicy,
+    static func readOnThisThread(_ stream: ByteStream, into sink: RecordSink, invalidRecords: InvalidRecordPolicy,
                                  takesCensus: Bool = false, metrics: MetricSet = .steps,
                                  progress: ((Int64, Int64?) -> Void)?) throws(ExportError) -> AppleImportSummary {
         let parser = AppleHealthParser(sink: sink, invalidRecords: invalidRecords, takesCensus: takesCensus,
@@ -107,7 +107,7 @@ public enum AppleHealthImport {
     /// From the first piece a worker could not parse on its own (a failure, or no boundary found),
     /// this thread parses everything that is left itself, starting at that piece, so every error is
     /// the one a single parse reports, at the same line and column.
-    static func readInPieces(_ stream: ByteStream, into sink: StepSink, invalidRecords policy: InvalidRecordPolicy,
+    static func readInPieces(_ stream: ByteStream, into sink: RecordSink, invalidRecords policy: InvalidRecordPolicy,
                              workers: Int, pieceSize: Int, readSize: Int = pieceReadSize, counts: PieceCounts? = nil,
                              takesCensus: Bool = false, metrics: MetricSet = .steps, selectsRecords: Bool = false,
                              progress: ((Int64, Int64?) -> Void)?) throws(ExportError) -> AppleImportSummary {
@@ -115,7 +115,7 @@ public enum AppleHealthImport {
         // libxml2's global set-up is not safe to run on several threads at once: do it here, once.
         xmlInitParser()
         let wantedTypes = selectsRecords ? AppleRecordSelector.wantedTypes(for: metrics) : nil
-        let pieces = PieceParser<ApplePieceResult>(stream: stream, workers: workers, pieceSize: pieceSize,
+        let pieces = PiecePipeline<ApplePieceResult>(stream: stream, workers: workers, pieceSize: pieceSize,
                                                    readSize: readSize) {
             let worker = ApplePieceResult.Worker(policy: policy, takesCensus: takesCensus, metrics: metrics,
                                                  wantedTypes: wantedTypes)

@@ -87,7 +87,7 @@ extension AppleHealthParser {
 
     /// The times' bounds (`SampleLimits.timeProblem`), the same as a step record's; false after
     /// reporting the record invalid.
-    private func checkTimes(_ sample: StepSample, start: UnsafeRawBufferPointer?, end: UnsafeRawBufferPointer?) -> Bool {
+    private func checkTimes(_ sample: HealthSample, start: UnsafeRawBufferPointer?, end: UnsafeRawBufferPointer?) -> Bool {
         guard let problem = SampleLimits.timeProblem(in: sample) else { return true }
         let startWords = "startDate \(start.map(quoted) ?? "")"
         invalid(problem.message(steps: "value", start: startWords, end: "endDate \(end.map(quoted) ?? "")",
@@ -95,7 +95,7 @@ extension AppleHealthParser {
         return false
     }
 
-    private func hand(_ sample: StepSample, of metric: Metric, source: UnsafeRawBufferPointer?) {
+    private func hand(_ sample: HealthSample, of metric: Metric, source: UnsafeRawBufferPointer?) {
         statistics.metricRecords += 1
         if let source, source.count > 0 {
             sink.add(sample, of: metric, sourceUTF8: source)

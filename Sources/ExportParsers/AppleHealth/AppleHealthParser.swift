@@ -23,13 +23,13 @@ public struct AppleParseStatistics: Equatable, Sendable {
 }
 
 /// Streams an Apple Health `export.xml` through libxml2's SAX2 push parser and hands every
-/// top-level step record to a `StepSink`.
+/// top-level step record to a `RecordSink`.
 ///
 /// Push-style: the caller feeds bytes in chunks of any size and calls `finish()` at the end,
 /// so a zip entry, a file and standard input all drive the same parser and memory stays flat.
 /// Feed it bytes that went through `AppleXMLPrefilter`: the parser itself has no recovery mode.
 public final class AppleHealthParser {
-    let sink: StepSink
+    let sink: RecordSink
     /// The metrics whose records are handed on (`--metric`); steps alone take the steps-only path.
     let metrics: MetricSet
     private let stepsOnly: Bool
@@ -58,13 +58,13 @@ public final class AppleHealthParser {
     static let unknownSource: [UInt8] = Array("(unknown)".utf8)
 
     /// `takesCensus`: also count every top-level element by type into `statistics.census`.
-    /// `metrics`: the records to hand on (steps by default; the others through `StepSink.add(_:of:sourceUTF8:)`).
-    public convenience init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy = .fail, takesCensus: Bool = false,
+    /// `metrics`: the records to hand on (steps by default; the others through `RecordSink.add(_:of:sourceUTF8:)`).
+    public convenience init(sink: RecordSink, invalidRecords policy: InvalidRecordPolicy = .fail, takesCensus: Bool = false,
                             metrics: MetricSet = .steps) {
         self.init(sink: sink, invalidRecords: policy, lineOffset: 0, rootLine: 1, takesCensus: takesCensus, metrics: metrics)
     }
 
-    init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy, lineOffset: Int, rootLine: Int,
+    init(sink: RecordSink, invalidRecords policy: InvalidRecordPolicy, lineOffset: Int, rootLine: Int,
          byteShift: Int64 = 0, takesCensus: Bool = false, metrics: MetricSet = .steps) {
         self.sink = sink
         self.metrics = metrics
@@ -437,7 +437,7 @@ public final class AppleHealthParser {
     /// offset; nil when either is missing or not Apple's form, or the end is before the start,
     /// after the record was reported invalid. The one reading of Apple's times.
     @inline(__always)
-    func recordInterval(start: UnsafeRawBufferPointer?, end: UnsafeRawBufferPointer?) -> StepSample? {
+    func recordInterval(start: UnsafeRawBufferPointer?, end: UnsafeRawBufferPointer?) -> HealthSample? {
         guard let start else {
             invalid("missing startDate")
             return nil
@@ -459,7 +459,7 @@ public final class AppleHealthParser {
             invalid("endDate \(String(decoding: end, as: UTF8.self)) is before startDate \(String(decoding: start, as: UTF8.self))")
             return nil
         }
-        return StepSample(startMs: startTime.ms, endMs: endTime.ms, offsetSeconds: startOffset, value: 0)
+        return HealthSample(startMs: startTime.ms, endMs: endTime.ms, offsetSeconds: startOffset, value: 0)
     }
 
     func invalid(_ problem: String) {

@@ -4,12 +4,12 @@ import HealthDays
 /// What a worker made of one piece of an Apple Health export: the step samples in document
 /// order with their sources, the counts, and whether libxml2 accepted the piece.
 ///
-/// Workers never aggregate: the consumer replays the samples into the one `StepSink` in piece
+/// Workers never aggregate: the consumer replays the samples into the one `RecordSink` in piece
 /// order, so duplicate collapse, source numbering and every tie come out as in a single parse.
 struct ApplePieceResult: Sendable {
     /// A step sample and the index of its source in `sources`.
     struct Sample: Sendable {
-        let sample: StepSample
+        let sample: HealthSample
         let source: Int32
         /// Steps, or the metric beyond steps it is a sample of (`--metric`).
         let metric: Metric
@@ -213,7 +213,7 @@ struct ApplePieceResult: Sendable {
     }
 
     /// Replays the samples into `sink`, in order.
-    func replay(into sink: StepSink) {
+    func replay(into sink: RecordSink) {
         for entry in samples {
             if entry.metric == .steps {
                 sources[Int(entry.source)].withUnsafeBytes { sink.add(entry.sample, sourceUTF8: $0) }
@@ -224,7 +224,7 @@ struct ApplePieceResult: Sendable {
     }
 
     /// Collects a piece's samples, numbering sources as they first appear.
-    private final class Collector: StepSink {
+    private final class Collector: RecordSink {
         // Touched for every sample: unchecked, as one worker owns the collector and no method
         // reaches one of them while another holds it (each sample's source is looked up before
         // it is appended), so that each access costs no dynamic exclusivity check (with the
@@ -241,12 +241,12 @@ struct ApplePieceResult: Sendable {
             index.removeAll(keepingCapacity: true)
         }
 
-        func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer) {
+        func add(_ sample: HealthSample, sourceUTF8: UnsafeRawBufferPointer) {
             let source = sourceID(sourceUTF8)
             result.samples.append(Sample(sample: sample, source: source, metric: .steps))
         }
 
-        func add(_ sample: StepSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
+        func add(_ sample: HealthSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
             let source = sourceID(sourceUTF8)
             result.samples.append(Sample(sample: sample, source: source, metric: metric))
         }

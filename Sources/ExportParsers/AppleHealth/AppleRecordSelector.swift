@@ -207,7 +207,7 @@ struct AppleRecordSelector: MarkupBytes {
         return names
     }
 
-    /// Selects a whole piece (`PieceParser`), once: reads `input`, writes the bytes that pass to
+    /// Selects a whole piece (`PiecePipeline`), once: reads `input`, writes the bytes that pass to
     /// `output` (room for `input.count` bytes: nothing grows) and returns how many it wrote.
     /// Markup cut off at the end passes as it is (libxml2 reports what is wrong with it); a piece
     /// that ends inside a record left out is a `failure`, as the end of a document there is.

@@ -66,7 +66,7 @@ public struct AppleXMLPrefilter: Sendable {
     /// Bytes written by earlier calls.
     private var emitted: Int64 = 0
     /// Whether control characters after the prolog are dropped here. The reader of pieces
-    /// (`PieceParser`) leaves them to whoever reads each piece (`bodyFilter(at:)`): a parse worker's
+    /// (`PiecePipeline`) leaves them to whoever reads each piece (`bodyFilter(at:)`): a parse worker's
     /// selection notices them in the vector scans it makes anyway, so the reader only inflates.
     private let dropsBodyControls: Bool
 

@@ -1,5 +1,5 @@
 import HealthDays
-/// One piece of an XML document as `PieceParser` hands it out: where it sits in the
+/// One piece of an XML document as `PiecePipeline` hands it out: where it sits in the
 /// document and how it may be parsed on its own.
 struct ParsePiece: Sendable {
     /// Position among the pieces, from 0.

@@ -23,7 +23,7 @@ public struct FitbitMinuteStatistics: Equatable, Sendable {
 /// so each row is a sample marked `wallClock` (a minute, or a heart-rate instant): it counts on the
 /// date written, or is read in the `--tz` zone. Push-style and flat in memory: one row's two
 /// fields are kept at a time.
-public final class FitbitMinuteParser: StepRecordParser {
+public final class FitbitMinuteParser: RecordParser {
     /// What a Fitbit time-series file holds, from its name (the rows of every kind look alike).
     public enum Kind: String, Sendable, CaseIterable {
         /// Steps a minute.
@@ -82,7 +82,7 @@ public final class FitbitMinuteParser: StepRecordParser {
     private let tokenizer: JSONTokenizer<RowAssembler>
 
     /// A parser of a file of `kind` (by its name); steps unless told.
-    public init(sink: StepSink, kind: Kind = .steps, invalidRecords policy: InvalidRecordPolicy = .fail) {
+    public init(sink: RecordSink, kind: Kind = .steps, invalidRecords policy: InvalidRecordPolicy = .fail) {
         tokenizer = JSONTokenizer(handler: RowAssembler(sink: sink, kind: kind, policy: policy), allowsMultipleValues: false)
     }
 
@@ -140,7 +140,7 @@ extension FitbitMinuteParser {
 
     /// Receives the tokens: the one array, its row objects, their `dateTime` and `value`.
     final class RowAssembler: JSONTokenHandler {
-        let sink: StepSink
+        let sink: RecordSink
         let kind: Kind
         let policy: InvalidRecordPolicy
         var statistics = FitbitMinuteStatistics()
@@ -169,7 +169,7 @@ extension FitbitMinuteParser {
         private static let maxFieldBytes = FitbitMinuteParser.maxFieldBytes
         private static let sourceUTF8: [UInt8] = Array(FitbitMinuteParser.source.utf8)
 
-        init(sink: StepSink, kind: Kind, policy: InvalidRecordPolicy) {
+        init(sink: RecordSink, kind: Kind, policy: InvalidRecordPolicy) {
             self.sink = sink
             self.kind = kind
             self.policy = policy
@@ -325,7 +325,7 @@ extension FitbitMinuteParser {
             }
             // A minute is 60,000 ms; the end cannot overflow within the years a reader takes. A
             // heart-rate reading is an instant.
-            var sample = StepSample(startMs: startMs, endMs: kind == .heartRate ? startMs : startMs + 60_000,
+            var sample = HealthSample(startMs: startMs, endMs: kind == .heartRate ? startMs : startMs + 60_000,
                                     offsetSeconds: nil, value: number, wallClock: true)
             if let problem = SampleLimits.problem(in: sample) {
                 return try reject(at: position, problem.message(steps: "\(name) \(FitbitMinuteParser.quoted(value))",

@@ -24,10 +24,10 @@ public struct FitbitSleepStatistics: Equatable, Sendable {
 /// asleep whole, as a Health Connect session without stages. Samples are marked `wallClock`, as
 /// the per-minute files' are. A level Fitbit does not write is an invalid record, never guessed.
 /// Push-style: one log's stages are kept at a time (at most `maximumLevels`).
-public final class FitbitSleepParser: StepRecordParser {
+public final class FitbitSleepParser: RecordParser {
     private let tokenizer: JSONTokenizer<LogAssembler>
 
-    public init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy = .fail) {
+    public init(sink: RecordSink, invalidRecords policy: InvalidRecordPolicy = .fail) {
         tokenizer = JSONTokenizer(handler: LogAssembler(sink: sink, policy: policy), allowsMultipleValues: false)
     }
 
@@ -68,7 +68,7 @@ public final class FitbitSleepParser: StepRecordParser {
 extension FitbitSleepParser {
     /// Receives the tokens: the array, its logs, their times and their levels.
     final class LogAssembler: JSONTokenHandler {
-        let sink: StepSink
+        let sink: RecordSink
         let policy: InvalidRecordPolicy
         var statistics = FitbitSleepStatistics()
 
@@ -107,7 +107,7 @@ extension FitbitSleepParser {
         private static let maxFieldBytes = FitbitMinuteParser.maxFieldBytes
         private static let sourceUTF8: [UInt8] = Array(FitbitMinuteParser.source.utf8)
 
-        init(sink: StepSink, policy: InvalidRecordPolicy) {
+        init(sink: RecordSink, policy: InvalidRecordPolicy) {
             self.sink = sink
             self.policy = policy
         }
@@ -306,7 +306,7 @@ extension FitbitSleepParser {
                 return try reject(at: logPosition, "endTime \(quoted(endTime)) is not after startTime \(quoted(startTime))")
             }
             // Placed by the end's offset, as every sleep session; Fitbit writes none: a wall clock.
-            let span = StepSample(startMs: start.ms, endMs: end.ms, offsetSeconds: end.offset, value: 0,
+            let span = HealthSample(startMs: start.ms, endMs: end.ms, offsetSeconds: end.offset, value: 0,
                                   wallClock: end.offset == nil)
             if let problem = SampleLimits.timeProblem(in: span) {
                 return try reject(at: logPosition, problem.message(steps: "", start: "startTime \(quoted(startTime))",

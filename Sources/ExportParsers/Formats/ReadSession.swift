@@ -5,7 +5,7 @@ import HealthDays
 /// One import's state, shared by the readers of the files it reads: the sink, the options, the
 /// summary being built, and the progress over several files.
 struct ReadSession {
-    let sink: StepSink
+    let sink: RecordSink
     let policy: InvalidRecordPolicy
     /// The readers `--input-format` forces for plain files, in the table's order; nil for `auto`.
     let forced: [any ExportReader.Type]?
@@ -28,7 +28,7 @@ struct ReadSession {
     /// How many bytes of a file are read to recognise its format (also the opener's, in `auto`).
     static let headLength = 4096
 
-    init(sink: StepSink, options: ImportOptions, forced: [any ExportReader.Type]?, limits: TemporaryCopyLimits) {
+    init(sink: RecordSink, options: ImportOptions, forced: [any ExportReader.Type]?, limits: TemporaryCopyLimits) {
         self.sink = sink
         policy = options.invalidRecords
         progress = options.progress
@@ -104,7 +104,7 @@ struct ReadSession {
 }
 
 /// A parser that can describe what it read, in the words of the import report.
-protocol SummarizingParser: StepRecordParser {
+protocol SummarizingParser: RecordParser {
     /// Adds this parser's counts, notes and skipped records to `summary`.
     func summarize(into summary: inout ImportSummary, at location: InputLocation)
     /// A few words on the format found, e.g. "react-native-health-connect JSON".

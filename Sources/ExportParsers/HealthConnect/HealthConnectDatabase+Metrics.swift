@@ -3,7 +3,7 @@ import HealthDays
 
 /// The tables of the metrics beyond steps (`stepimport hc --metric`, docs/metrics.md): each row
 /// read with the checks of a step row, its value converted from Health Connect's stored unit to
-/// the column's, and handed on under its app as `StepSink.add(_:of:sourceUTF8:)`.
+/// the column's, and handed on under its app as `RecordSink.add(_:of:sourceUTF8:)`.
 ///
 /// Units as Health Connect stores them (AOSP `packages/modules/HealthFitness`, the record
 /// helpers under `service/.../storage/datatypehelpers` and the internal records of
@@ -50,7 +50,7 @@ extension HealthConnectDatabase {
 
     /// Reads the tables of every metric in `metrics` other than steps; a table this database does
     /// not have is left out (and named in `statistics.absentTables`).
-    func readMetrics(_ metrics: MetricSet, into sink: StepSink, origins: Origins, policy: InvalidRecordPolicy,
+    func readMetrics(_ metrics: MetricSet, into sink: RecordSink, origins: Origins, policy: InvalidRecordPolicy,
                      statistics: inout HealthConnectDatabaseStatistics) throws(ExportError) {
         let tables = try tableNames()
         func has(_ table: String) -> Bool {
@@ -130,7 +130,7 @@ extension HealthConnectDatabase {
     /// Sleep sessions: the session's span is time in bed; its asleep stages are sleep, or the
     /// whole session when it has no stages (an app that writes only the night). Both are placed
     /// with the session's `end_zone_offset` (the day a night ends on).
-    private func readSleep(_ metrics: MetricSet, into sink: StepSink, origins: Origins, policy: InvalidRecordPolicy,
+    private func readSleep(_ metrics: MetricSet, into sink: RecordSink, origins: Origins, policy: InvalidRecordPolicy,
                            statistics: inout HealthConnectDatabaseStatistics, hasStages: Bool) throws(ExportError) {
         let staged = hasStages ? "EXISTS (SELECT 1 FROM sleep_stages_table t WHERE t.parent_key = s.row_id)" : "0"
         try readRowsHandingSeveral("sleep_session_record_table", """
@@ -163,9 +163,9 @@ extension HealthConnectDatabase {
     /// `body` turns a row into a sample of a metric (nil: refused or nothing to hand on).
     /// Under `--rule hc-priority` (the sink's `prioritySink`), `lastModifiedColumn` is the
     /// statement's `last_modified_time`, handed on with each sample (nil: the table has none).
-    private func readRows(_ table: String, _ sql: String, into sink: StepSink, origins: Origins, policy: InvalidRecordPolicy,
+    private func readRows(_ table: String, _ sql: String, into sink: RecordSink, origins: Origins, policy: InvalidRecordPolicy,
                           statistics: inout HealthConnectDatabaseStatistics, lastModifiedColumn: Int32? = nil,
-                          _ body: (RowCheck, Int64) throws(ExportError) -> (Metric, StepSample)?) throws(ExportError) {
+                          _ body: (RowCheck, Int64) throws(ExportError) -> (Metric, HealthSample)?) throws(ExportError) {
         try readRowsHandingSeveral(table, sql, into: sink, origins: origins, policy: policy,
                                    statistics: &statistics, lastModifiedColumn: lastModifiedColumn) { (check, rowID, hand) throws(ExportError) in
             if let (metric, sample) = try body(check, rowID) { hand(metric, sample) }
@@ -175,9 +175,9 @@ extension HealthConnectDatabase {
     /// As `readRows`, for rows that may hand on several samples (a sleep session: in bed and
     /// asleep): `body` calls `hand` for each, so no row costs a list.
     private func readRowsHandingSeveral(
-        _ table: String, _ sql: String, into sink: StepSink, origins: Origins, policy: InvalidRecordPolicy,
+        _ table: String, _ sql: String, into sink: RecordSink, origins: Origins, policy: InvalidRecordPolicy,
         statistics: inout HealthConnectDatabaseStatistics, lastModifiedColumn: Int32? = nil,
-        _ body: (RowCheck, Int64, (Metric, StepSample) -> Void) throws(ExportError) -> Void
+        _ body: (RowCheck, Int64, (Metric, HealthSample) -> Void) throws(ExportError) -> Void
     ) throws(ExportError) {
         let prioritySink = sink.prioritySink
         let statement = try prepare(sql)
@@ -229,14 +229,14 @@ extension HealthConnectDatabase.RowCheck {
     /// checked as a step row's is; nil after refusing the row.
     func interval(_ rowID: Int64, start: Int32, end: Int32, offset: Int32,
                            names: (String, String, String) = ("start_time", "end_time", "start_zone_offset"))
-        throws(ExportError) -> StepSample? {
+        throws(ExportError) -> HealthSample? {
         guard let startMs = try integer(start, names.0, rowID), let endMs = try integer(end, names.1, rowID) else { return nil }
         guard endMs >= startMs else {
             try invalid(rowID, "\(names.1) \(endMs) is before \(names.0) \(startMs)")
             return nil
         }
         guard let zoneOffset = try self.offset(offset, names.2, rowID) else { return nil }
-        let sample = StepSample(startMs: startMs, endMs: endMs, offsetSeconds: zoneOffset, value: 0)
+        let sample = HealthSample(startMs: startMs, endMs: endMs, offsetSeconds: zoneOffset, value: 0)
         if let problem = SampleLimits.timeProblem(in: sample) {
             try invalid(rowID, problem.message(steps: "value", start: "\(names.0) \(startMs)", end: "\(names.1) \(endMs)",
                                                offset: "\(names.2) \(zoneOffset ?? 0)"))

@@ -114,7 +114,7 @@ public final class HealthConnectDatabase {
     ///
     /// `metrics` other than steps are read from their own tables after it (`readMetrics`); without
     /// steps among them, `steps_record_table` is not read.
-    public func read(into sink: StepSink, invalidRecords policy: InvalidRecordPolicy = .fail, metrics: MetricSet = .steps)
+    public func read(into sink: RecordSink, invalidRecords policy: InvalidRecordPolicy = .fail, metrics: MetricSet = .steps)
         throws(ExportError) -> HealthConnectDatabaseStatistics {
         var statistics = HealthConnectDatabaseStatistics()
         statistics.schemaVersion = schemaVersion
@@ -197,7 +197,7 @@ public final class HealthConnectDatabase {
                   let count = try check.number(5, "count", statement.int64(6))
             else { return }
 
-            let sample = StepSample(startMs: start, endMs: end, offsetSeconds: startOffset, value: count)
+            let sample = HealthSample(startMs: start, endMs: end, offsetSeconds: startOffset, value: count)
             if let problem = SampleLimits.problem(in: sample) {
                 let countText = statement.type(5) == SQLITE_INTEGER ? String(statement.int64(5)) : String(count)
                 return try check.invalid(statement.int64(6),

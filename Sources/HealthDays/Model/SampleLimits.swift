@@ -50,7 +50,7 @@ public enum SampleLimits {
     /// `negativeAllowed` is for Google Fit, whose negative corrections count as Fit counts them.
     /// The times are checked before the span, so the span is computed only when it cannot overflow.
     @inline(__always)
-    public static func problem(in sample: StepSample, negativeAllowed: Bool = false) -> SampleProblem? {
+    public static func problem(in sample: HealthSample, negativeAllowed: Bool = false) -> SampleProblem? {
         if let problem = stepsProblem(sample.value, negativeAllowed: negativeAllowed) { return problem }
         return timeProblem(in: sample)
     }
@@ -58,7 +58,7 @@ public enum SampleLimits {
     /// What is wrong with a sample's times and offset alone (the value is the reader's to check:
     /// metrics other than steps have their own units and ranges), or nil.
     @inline(__always)
-    public static func timeProblem(in sample: StepSample) -> SampleProblem? {
+    public static func timeProblem(in sample: HealthSample) -> SampleProblem? {
         guard sample.startMs >= earliestMs && sample.startMs < endMs else { return .startOutOfRange }
         guard sample.endMs >= earliestMs && sample.endMs < endMs else { return .endOutOfRange }
         guard sample.endMs - sample.startMs <= maximumSpanMs else { return .spanTooLong }
@@ -89,7 +89,7 @@ public enum SampleLimits {
     /// count within ±`maximumSteps`, an offset within ±18 hours, a span of 0 to `maximumSpanMs`
     /// and both times within years 0000-9999. Looser than `problem(in:)`, which readers use.
     @inline(__always)
-    static func isSafe(_ sample: StepSample) -> Bool {
+    static func isSafe(_ sample: HealthSample) -> Bool {
         guard sample.value.magnitude <= maximumSteps,
               sample.startMs >= safeEarliestMs && sample.startMs < safeEndMs,
               sample.endMs >= sample.startMs && sample.endMs < safeEndMs,

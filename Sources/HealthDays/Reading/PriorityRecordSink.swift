@@ -1,10 +1,10 @@
 /// A sink that totals days as Health Connect's own aggregation does (`--rule hc-priority`), and so
-/// takes what a plain `StepSink` never needs: the priority list an export stores, when each record
+/// takes what a plain `RecordSink` never needs: the priority list an export stores, when each record
 /// was last modified, and whether records come in time order.
 ///
 /// A reader asks for it once per read (`sink.prioritySink`) and only then reads the extra
 /// columns; every other read leaves them unread.
-public protocol PriorityRecordSink: StepSink {
+public protocol PriorityRecordSink: RecordSink {
     /// The priority list the export itself holds for steps (Health Connect's ACTIVITY category):
     /// package names, highest first; nil when the export holds none. Called before any record.
     func storedPriority(_ packageNames: [String]?)
@@ -15,9 +15,9 @@ public protocol PriorityRecordSink: StepSink {
 
     /// Takes one step sample with the instant its record was last modified (milliseconds since
     /// 1970), which breaks ties between records of one app; nil when the input does not say.
-    func add(_ sample: StepSample, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer)
+    func add(_ sample: HealthSample, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer)
 
-    /// Takes one sample of `metric` (its value in the column's unit, as `StepSink.add(_:of:sourceUTF8:)`)
+    /// Takes one sample of `metric` (its value in the column's unit, as `RecordSink.add(_:of:sourceUTF8:)`)
     /// with the instant its record was last modified; nil when the input does not say.
-    func add(_ sample: StepSample, of metric: Metric, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer)
+    func add(_ sample: HealthSample, of metric: Metric, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer)
 }

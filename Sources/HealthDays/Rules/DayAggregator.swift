@@ -4,7 +4,7 @@
 /// Every input format feeds this one type, so the day rules exist once. Memory grows with the
 /// number of days, never with the input: past a limit, the duplicate check spills to temporary
 /// files, and `finish()` must then be called before the totals are read.
-public final class DayAggregator: StepSink {
+public final class DayAggregator: RecordSink {
     /// The rule that decides each sample's calendar day.
     public let rule: ZoneRule
     private let calendar: ZoneCalendar?
@@ -52,7 +52,7 @@ public final class DayAggregator: StepSink {
 
     /// Adds one sample; one that `SampleLimits.isSafe` refuses (which no reader hands over) is
     /// counted in `statistics.refused` and left out, so that no input can trap or run away here.
-    public func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer) {
+    public func add(_ sample: HealthSample, sourceUTF8: UnsafeRawBufferPointer) {
         stats.samples += 1
         guard SampleLimits.isSafe(sample) else {
             stats.refused += 1
@@ -227,7 +227,7 @@ public final class DayAggregator: StepSink {
     }
 
     /// Places the sample on the local clock of its own offset; days are fixed 24-hour spans there.
-    private func bucketInRecordedOffset(_ sample: StepSample, source: Int32) {
+    private func bucketInRecordedOffset(_ sample: HealthSample, source: Int32) {
         let shift = Int64(sample.offsetSeconds ?? 0) * 1000
         let start = sample.startMs + shift
         let end = sample.endMs + shift
@@ -251,7 +251,7 @@ public final class DayAggregator: StepSink {
 
     /// Places the sample in the chosen IANA zone; days are split at that zone's real midnights,
     /// so a 23- or 25-hour DST day gets its true share.
-    private func bucketInZone(_ sample: StepSample, source: Int32, calendar: ZoneCalendar) {
+    private func bucketInZone(_ sample: HealthSample, source: Int32, calendar: ZoneCalendar) {
         let first = calendar.day(containing: sample.startMs)
         if sample.endMs <= first.endMs {
             addToBucket(day: Int64(first.day), source: source, sample.value)

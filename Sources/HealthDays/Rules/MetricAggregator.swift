@@ -5,7 +5,7 @@
 /// `DayAggregator` each, exactly the step rule; sampled metrics and workouts to a
 /// `SampledDayAggregator`; sleep and in bed to a `SleepDayAggregator`. Their duplicate checks
 /// share one memory budget, so asking for every metric keeps the memory of steps alone.
-public final class MetricAggregator: StepSink {
+public final class MetricAggregator: RecordSink {
     public let metrics: MetricSet
     public let rule: ZoneRule
     /// Steps, whether asked for or not (empty when not): its statistics are the step summary's.
@@ -54,7 +54,7 @@ public final class MetricAggregator: StepSink {
         self.sleep = sleep
     }
 
-    public func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer) {
+    public func add(_ sample: HealthSample, sourceUTF8: UnsafeRawBufferPointer) {
         if metrics.contains(.steps) { steps.add(sample, sourceUTF8: sourceUTF8) }
     }
 
@@ -62,7 +62,7 @@ public final class MetricAggregator: StepSink {
         if metrics.contains(.steps) { steps.addDayTotal(date, steps: total, sourceUTF8: sourceUTF8) }
     }
 
-    public func add(_ sample: StepSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
+    public func add(_ sample: HealthSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
         if let aggregator = cumulative[metric.rawValue] {
             // Checked on each source's day (a 400 km record over two days is two plausible days).
             aggregator.add(sample, sourceUTF8: sourceUTF8)

@@ -84,19 +84,19 @@ public final class PriorityDayAggregator: PriorityRecordSink {
         startOrdered = true
     }
 
-    public func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer) {
+    public func add(_ sample: HealthSample, sourceUTF8: UnsafeRawBufferPointer) {
         add(sample, of: .steps, lastModifiedMs: nil, sourceUTF8: sourceUTF8)
     }
 
-    public func add(_ sample: StepSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
+    public func add(_ sample: HealthSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
         add(sample, of: metric, lastModifiedMs: nil, sourceUTF8: sourceUTF8)
     }
 
-    public func add(_ sample: StepSample, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer) {
+    public func add(_ sample: HealthSample, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer) {
         add(sample, of: .steps, lastModifiedMs: lastModifiedMs, sourceUTF8: sourceUTF8)
     }
 
-    public func add(_ sample: StepSample, of metric: Metric, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer) {
+    public func add(_ sample: HealthSample, of metric: Metric, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer) {
         guard metric == self.metric else { return }
         stats.samples += 1
         guard SampleLimits.isSafe(sample) else {
@@ -207,7 +207,7 @@ public final class PriorityDayAggregator: PriorityRecordSink {
 
     /// The start and end on the clock that places days: local milliseconds of the record's own
     /// offset, or instants under `--tz` (a wall-clock time read as that zone's local time).
-    private func clockTimes(of sample: StepSample) -> (Int64, Int64) {
+    private func clockTimes(of sample: HealthSample) -> (Int64, Int64) {
         if let calendar {
             guard sample.wallClock else { return (sample.startMs, sample.endMs) }
             stats.wallClockInZone += 1

@@ -45,19 +45,19 @@ public final class PriorityMetricAggregator: PriorityRecordSink {
         for aggregator in aggregators { aggregator.recordsComeInStartOrder() }
     }
 
-    public func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer) {
+    public func add(_ sample: HealthSample, sourceUTF8: UnsafeRawBufferPointer) {
         aggregator(of: .steps)?.add(sample, of: .steps, lastModifiedMs: nil, sourceUTF8: sourceUTF8)
     }
 
-    public func add(_ sample: StepSample, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer) {
+    public func add(_ sample: HealthSample, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer) {
         aggregator(of: .steps)?.add(sample, of: .steps, lastModifiedMs: lastModifiedMs, sourceUTF8: sourceUTF8)
     }
 
-    public func add(_ sample: StepSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
+    public func add(_ sample: HealthSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
         aggregator(of: metric)?.add(sample, of: metric, lastModifiedMs: nil, sourceUTF8: sourceUTF8)
     }
 
-    public func add(_ sample: StepSample, of metric: Metric, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer) {
+    public func add(_ sample: HealthSample, of metric: Metric, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer) {
         aggregator(of: metric)?.add(sample, of: metric, lastModifiedMs: lastModifiedMs, sourceUTF8: sourceUTF8)
     }
 

@@ -22,7 +22,7 @@ struct SampleRecord {
 
     var isDayTotal: Bool { flags & SampleRecord.dayTotal != 0 }
 
-    init(_ sample: StepSample, source: Int32) {
+    init(_ sample: HealthSample, source: Int32) {
         startMs = sample.startMs
         endMs = sample.endMs
         value = sample.value
@@ -49,8 +49,8 @@ struct SampleRecord {
         self.flags = flags
     }
 
-    var sample: StepSample {
-        StepSample(startMs: startMs, endMs: endMs, offsetSeconds: flags & SampleRecord.hasOffset != 0 ? offset : nil,
+    var sample: HealthSample {
+        HealthSample(startMs: startMs, endMs: endMs, offsetSeconds: flags & SampleRecord.hasOffset != 0 ? offset : nil,
                    value: value, wallClock: flags & SampleRecord.wallClock != 0)
     }
 }

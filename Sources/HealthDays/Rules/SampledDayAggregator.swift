@@ -46,7 +46,7 @@ final class SampledDayAggregator {
         duplicates = DuplicateFilter(sharing: budget)
     }
 
-    func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer) {
+    func add(_ sample: HealthSample, sourceUTF8: UnsafeRawBufferPointer) {
         stats.records += 1
         guard SampleLimits.isSafe(sample) else {
             stats.refused += 1

@@ -46,7 +46,7 @@ final class SleepDayAggregator {
         placement = DayPlacement(rule: rule)
     }
 
-    func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer) {
+    func add(_ sample: HealthSample, sourceUTF8: UnsafeRawBufferPointer) {
         stats.records += 1
         guard SampleLimits.isSafe(sample) else {
             stats.refused += 1

@@ -16,14 +16,14 @@ public final class SourceExclusion: PriorityRecordSink {
     }
 
     public let patterns: [SourcePattern]
-    private let next: StepSink
+    private let next: RecordSink
     /// Every source seen, and by its id what was decided: the index in `excluded`, else -1.
     private var sources = SourceTable()
     private var decisions: [Int] = []
     /// Left out so far, in the order first seen.
     public private(set) var excluded: [Excluded] = []
 
-    public init(patterns: [SourcePattern], next: StepSink) {
+    public init(patterns: [SourcePattern], next: RecordSink) {
         self.patterns = patterns
         self.next = next
     }
@@ -33,7 +33,7 @@ public final class SourceExclusion: PriorityRecordSink {
         patterns.filter { pattern in !excluded.contains { $0.pattern == pattern } }
     }
 
-    public func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer) {
+    public func add(_ sample: HealthSample, sourceUTF8: UnsafeRawBufferPointer) {
         let decision = decide(sourceUTF8)
         if decision < 0 {
             next.add(sample, sourceUTF8: sourceUTF8)
@@ -42,7 +42,7 @@ public final class SourceExclusion: PriorityRecordSink {
         }
     }
 
-    public func add(_ sample: StepSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
+    public func add(_ sample: HealthSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
         let decision = decide(sourceUTF8)
         if decision < 0 {
             next.add(sample, of: metric, sourceUTF8: sourceUTF8)
@@ -81,11 +81,11 @@ public final class SourceExclusion: PriorityRecordSink {
         next.prioritySink?.recordsComeInStartOrder()
     }
 
-    public func add(_ sample: StepSample, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer) {
+    public func add(_ sample: HealthSample, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer) {
         add(sample, of: .steps, lastModifiedMs: lastModifiedMs, sourceUTF8: sourceUTF8)
     }
 
-    public func add(_ sample: StepSample, of metric: Metric, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer) {
+    public func add(_ sample: HealthSample, of metric: Metric, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer) {
         let decision = decide(sourceUTF8)
         if decision < 0 {
             next.prioritySink?.add(sample, of: metric, lastModifiedMs: lastModifiedMs, sourceUTF8: sourceUTF8)

@@ -6,7 +6,7 @@ import Outputs
 import Platform
 
 /// `stepimport inspect`: reads an export through the one importer, as `apple` and `hc` do, with
-/// the inventory taken and a `StepCensus` before the day rules, and prints what it holds.
+/// the inventory taken and a `SourceCensus` before the day rules, and prints what it holds.
 struct InspectCommand {
     let path: String
     let request: InspectRequest
@@ -15,7 +15,7 @@ struct InspectCommand {
     func run() throws(CommandError) {
         let options = request.read
         let aggregator = DayAggregator(rule: options.zone)
-        let census = StepCensus(passingOn: aggregator)
+        let census = SourceCensus(passingOn: aggregator)
         let meter = diagnostics.showsProgress && options.progress ? ProgressMeter() : nil
         let progress = meter.map { meter in { (done: Int64, total: Int64?) in meter.update(done: done, total: total) } }
         let tuning = Tuning(environment: ProcessInfo.processInfo.environment)

@@ -24,7 +24,7 @@ struct HighestSourceMetrics: MetricReadRule {
         self.bySource = bySource
     }
 
-    var sink: StepSink { aggregator }
+    var sink: RecordSink { aggregator }
     func finish() throws(ExportError) { try aggregator.finish() }
 
     func days(in range: ClosedRange<LocalDate>?) -> MetricReadDays {

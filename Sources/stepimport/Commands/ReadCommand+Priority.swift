@@ -15,7 +15,7 @@ struct PrioritySteps: ReadRule {
         aggregator = PriorityDayAggregator(rule: zone, priority: priority)
     }
 
-    var sink: StepSink { aggregator }
+    var sink: RecordSink { aggregator }
     func finish() throws(ExportError) { try aggregator.finish() }
     func days(in range: ClosedRange<LocalDate>?) -> ReadDays<DayTotal> {
         ReadDays(aggregator.dayTotals(in: nil), within: range, date: \.date)
@@ -42,7 +42,7 @@ struct PriorityMetrics: MetricReadRule {
         self.bySource = bySource
     }
 
-    var sink: StepSink { aggregator }
+    var sink: RecordSink { aggregator }
     func finish() throws(ExportError) { try aggregator.finish() }
 
     func days(in range: ClosedRange<LocalDate>?) -> MetricReadDays {

@@ -71,14 +71,14 @@ struct ReadCommand {
 
     /// Reads the export into `sink`, behind a `SourceExclusion` when `--exclude-source` is given
     /// (returned for the summary), then runs `finish`.
-    func importExport(excludingSourcesBefore sink: StepSink, finish: () throws(ExportError) -> Void)
+    func importExport(excludingSourcesBefore sink: RecordSink, finish: () throws(ExportError) -> Void)
         throws(CommandError) -> (ImportResult, SourceExclusion?) {
         let exclusion = options.excludedSources.isEmpty ? nil : SourceExclusion(patterns: options.excludedSources, next: sink)
         return (try importExport(into: exclusion ?? sink, finish: finish), exclusion)
     }
 
     /// Reads the export into `sink` (with the progress meter when it shows), then runs `finish`.
-    func importExport(into sink: StepSink, finish: () throws(ExportError) -> Void) throws(CommandError) -> ImportResult {
+    func importExport(into sink: RecordSink, finish: () throws(ExportError) -> Void) throws(CommandError) -> ImportResult {
         let meter = diagnostics.showsProgress && options.progress && !options.quiet ? ProgressMeter() : nil
         let progress = meter.map { meter in { (done: Int64, total: Int64?) in meter.update(done: done, total: total) } }
         let tuning = Tuning(environment: ProcessInfo.processInfo.environment)

@@ -11,7 +11,7 @@ protocol ReadRule {
     /// The days one read gave.
     associatedtype Days
     /// What the export is read into (behind `--exclude-source` when it is given).
-    var sink: StepSink { get }
+    var sink: RecordSink { get }
     /// Settles the rule once the last record is in.
     func finish() throws(ExportError)
     /// The days, once finished: every day with a value, and the rows to write (within `range`).
@@ -52,7 +52,7 @@ struct HighestSourceSteps: ReadRule {
         aggregator = DayAggregator(rule: zone)
     }
 
-    var sink: StepSink { aggregator }
+    var sink: RecordSink { aggregator }
     func finish() throws(ExportError) { try aggregator.finish() }
     func days(in range: ClosedRange<LocalDate>?) -> ReadDays<DayTotal> {
         ReadDays(aggregator.dayTotals(in: nil), within: range, date: \.date)

@@ -8,7 +8,7 @@ import HealthDays
 /// `Serializer.kt` (`{"unit","value"}` with `meter`, `calories`...; the type is Health Connect's
 /// record name, `HeartRateSeries` for heart rate); Flutter `health`'s `HealthDataType` and
 /// `HealthDataUnit` names; HCGateway keeps react-native's fields under `data`.
-enum HealthConnectJSONRecordType: Equatable {
+enum AppDumpRecordType: Equatable {
     case distance, activeEnergy, totalEnergy, floors
     /// Energy with no word for which: active and total calories are written alike.
     case untypedEnergy
@@ -32,7 +32,7 @@ enum HealthConnectJSONRecordType: Equatable {
         self = flutter && found.type == .sleepSession ? .inBed : found.type
     }
 
-    private static let words: [(word: [UInt8], type: HealthConnectJSONRecordType)] = ([
+    private static let words: [(word: [UInt8], type: AppDumpRecordType)] = ([
         ("distance", .distance), ("distancedelta", .distance),
         ("activecaloriesburned", .activeEnergy), ("activeenergyburned", .activeEnergy),
         ("totalcaloriesburned", .totalEnergy),
@@ -47,7 +47,7 @@ enum HealthConnectJSONRecordType: Equatable {
         ("sleepawake", .sleepStage(asleep: false)), ("sleepawakeinbed", .sleepStage(asleep: false)),
         ("sleepoutofbed", .sleepStage(asleep: false)), ("sleepunknown", .sleepStage(asleep: false)),
         ("exercisesession", .exerciseSession), ("workout", .exerciseSession),
-    ] as [(String, HealthConnectJSONRecordType)]).map { (Array($0.0.utf8), $0.1) }
+    ] as [(String, AppDumpRecordType)]).map { (Array($0.0.utf8), $0.1) }
 
     /// The metric its values go to (a sleep session's in bed as well as sleep).
     var metric: Metric {
@@ -120,7 +120,7 @@ enum HealthConnectJSONRecordType: Equatable {
 
     /// The factor of a react-native member that names its unit (`distance.inMeters`,
     /// `energy.inKilocalories`), or nil for any other member.
-    static func factor(member key: HealthConnectJSONParser.Key) -> Double? {
+    static func factor(member key: AppDumpJSONParser.Key) -> Double? {
         switch key {
         case .inMeters, .inKilocalories: 1
         case .inKilometers: 1000

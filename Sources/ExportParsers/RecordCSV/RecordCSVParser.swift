@@ -1,13 +1,13 @@
 import HealthDays
 import StreamingText
 /// Streams a step CSV (Health Connect records or day totals written by exporter apps, or Google
-/// Fit Takeout's daily summary and per-day files) and hands its steps to a `StepSink`.
+/// Fit Takeout's daily summary and per-day files) and hands its steps to a `RecordSink`.
 ///
 /// The header decides the layout (see `Layout`); every later record is one row of it. Push-style
 /// like every parser here: feed bytes in chunks of any size, then call `finish()`. A row costs no
 /// allocation unless it is invalid.
-public final class StepCSVParser: StepRecordParser {
-    let sink: StepSink
+public final class RecordCSVParser: RecordParser {
+    let sink: RecordSink
     /// The metrics asked for: with steps alone, no metric cell is looked at.
     let metrics: MetricSet
     private let policy: InvalidRecordPolicy
@@ -37,7 +37,7 @@ public final class StepCSVParser: StepRecordParser {
     /// `fileName` is the file or zip entry the bytes come from (any folder prefix): Takeout's
     /// per-day files carry their date only there. `metrics` are the metrics whose cells are read
     /// (docs/metrics.md, *CSV*); steps alone by default.
-    public init(sink: StepSink, invalidRecords: InvalidRecordPolicy = .fail, fileName: String? = nil,
+    public init(sink: RecordSink, invalidRecords: InvalidRecordPolicy = .fail, fileName: String? = nil,
                 limits: CSVTokenizer.Limits = .standard, metrics: MetricSet = .steps) {
         self.sink = sink
         self.metrics = metrics
@@ -89,7 +89,7 @@ public final class StepCSVParser: StepRecordParser {
 
     /// Hands over a sample from an origin cell (empty for none), with the phone's two names made one.
     @inline(__always)
-    func deliver(_ sample: StepSample, origin: UnsafeRawBufferPointer) {
+    func deliver(_ sample: HealthSample, origin: UnsafeRawBufferPointer) {
         statistics.samples += 1
         if sample.offsetSeconds == nil { statistics.withoutOffset += 1 }
         if origin.isEmpty {
@@ -100,7 +100,7 @@ public final class StepCSVParser: StepRecordParser {
     }
 
     @inline(__always)
-    func deliverGoogleFit(_ sample: StepSample) {
+    func deliverGoogleFit(_ sample: HealthSample) {
         statistics.samples += 1
         if sample.offsetSeconds == nil { statistics.withoutOffset += 1 }
         Self.googleFit.withUnsafeBytes { sink.add(sample, sourceUTF8: $0) }

@@ -4,7 +4,7 @@ import StreamingText
 /// the columns of a day-value CSV (the names `stepimport --format csv --metric` prints), and the
 /// `metric` column of a record CSV. Read only when metrics beyond steps are asked for: with steps
 /// alone every row takes the steps-only path.
-extension StepCSVParser {
+extension RecordCSVParser {
     /// What a value cell holds.
     enum ValueTarget: Equatable {
         /// A value of the column, in the column's unit once multiplied by `factor`.
@@ -25,22 +25,6 @@ extension StepCSVParser {
             }
         }
     }
-
-    /// Google Fit's metric columns, by normalized header name (`Calories (kcal)` is Fit's calories
-    /// expended, resting energy included: total energy, never active energy).
-    static let fitValueColumns: [String: ValueTarget] = [
-        "calories(kcal)": .column(.totalKilocalories, factor: 1),
-        "distance(m)": .column(.distanceMetres, factor: 1),
-        "moveminutescount": .column(.moveMinutes, factor: 1),
-        "heartpoints": .column(.heartPoints, factor: 1),
-        "averageheartrate(bpm)": .column(.heartRateAverage, factor: 1),
-        "minheartrate(bpm)": .column(.heartRateMinimum, factor: 1),
-        "maxheartrate(bpm)": .column(.heartRateMaximum, factor: 1),
-        "sleepduration(ms)": .sleepMilliseconds,
-        "lightsleepingduration(ms)": .sleepMilliseconds,
-        "deepsleepingduration(ms)": .sleepMilliseconds,
-        "remsleepingduration(ms)": .sleepMilliseconds,
-    ]
 
     /// The columns of a day-value CSV: every metric column `stepimport` prints but steps, by
     /// normalized name (`distance_m` is `distancem`).
@@ -95,7 +79,7 @@ extension StepCSVParser {
 
     /// A value cell as a number in its column's unit; nil for an empty cell or a rejected one
     /// (thrown under `.fail`, counted under `.skip`).
-    private func value(_ record: CSVRecord, _ column: ValueColumn) throws(ParseFailure) -> Double? {
+    func value(_ record: CSVRecord, _ column: ValueColumn) throws(ParseFailure) -> Double? {
         guard column.index < record.count else { return nil }
         let cell = Self.trimmed(record[column.index])
         if cell.isEmpty { return nil }
@@ -137,7 +121,7 @@ extension StepCSVParser {
         if let sleepMinutes { deliverDayValue(date, .sleepMinutes, sleepMinutes, source: source, takeout: takeout) }
     }
 
-    private func deliverDayValue(_ date: LocalDate, _ column: MetricColumn, _ value: Double, source: UnsafeRawBufferPointer,
+    func deliverDayValue(_ date: LocalDate, _ column: MetricColumn, _ value: Double, source: UnsafeRawBufferPointer,
                                  takeout: Bool) {
         statistics.metricValues += 1
         if takeout {
@@ -146,61 +130,6 @@ extension StepCSVParser {
             Self.unknownSource.withUnsafeBytes { sink.addDayValue(date, of: column, value: value, sourceUTF8: $0) }
         } else {
             HealthConnectOrigin.withCanonical(source) { sink.addDayValue(date, of: column, value: value, sourceUTF8: $0) }
-        }
-    }
-
-    /// The values of a Takeout 15-minute bucket: summed metrics as samples over the bucket, like
-    /// its steps; heart rate and sleep gathered for the file's day (`deliverFileDay`).
-    func deliverBucketValues(_ record: CSVRecord, _ bucket: StepSample) throws(ParseFailure) {
-        for column in columns.values {
-            guard let number = try value(record, column) else { continue }
-            switch column.target {
-            case .column(let target, _) where target.metric.kind == .cumulative:
-                var sample = bucket
-                sample.value = number
-                statistics.metricValues += 1
-                Self.googleFit.withUnsafeBytes { sink.add(sample, of: target.metric, sourceUTF8: $0) }
-            case .column(let target, _):
-                fileDay.add(target, number)
-            case .sleepMilliseconds:
-                fileDay.sleepMinutes = (fileDay.sleepMinutes ?? 0) + number
-            }
-        }
-    }
-
-    /// Hands on a Takeout per-day file's heart rate and sleep as its day's values: the mean of its
-    /// buckets' averages, the lowest minimum, the highest maximum, the sum of its sleep.
-    func deliverFileDay() {
-        guard let date = fileDate else { return }
-        let day = fileDay
-        let values: [(MetricColumn, Double?)] = [
-            (.heartRateAverage, day.averages > 0 ? day.averageSum / Double(day.averages) : nil),
-            (.heartRateMinimum, day.minimum), (.heartRateMaximum, day.maximum), (.sleepMinutes, day.sleepMinutes),
-        ]
-        for case let (column, value?) in values {
-            deliverDayValue(date, column, value, source: Self.noValueBytes, takeout: true)
-        }
-    }
-
-    private static var noValueBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }
-
-    /// A per-day file's heart rate and sleep, gathered over its buckets.
-    struct FileDay {
-        var averageSum = 0.0
-        var averages = 0
-        var minimum: Double?
-        var maximum: Double?
-        var sleepMinutes: Double?
-
-        mutating func add(_ column: MetricColumn, _ value: Double) {
-            switch column {
-            case .heartRateAverage:
-                averageSum += value
-                averages += 1
-            case .heartRateMinimum: minimum = Swift.min(minimum ?? value, value)
-            case .heartRateMaximum: maximum = Swift.max(maximum ?? value, value)
-            default: break
-            }
         }
     }
 

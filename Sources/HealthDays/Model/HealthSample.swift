@@ -2,7 +2,7 @@
 ///
 /// The source is handed over separately (as UTF-8 bytes or a string) so that the
 /// Apple reader can pass a name straight out of libxml2's buffer without allocating.
-public struct StepSample: Equatable, Sendable {
+public struct HealthSample: Equatable, Sendable {
     /// Start of the interval, milliseconds since 1970-01-01T00:00:00Z.
     public var startMs: Int64
     /// End of the interval, milliseconds since 1970-01-01T00:00:00Z; equal to `startMs` for an instant.

@@ -7,7 +7,7 @@ extension ExportFormatID {
 
 /// JSON dumps of Health Connect and Google Fit data by apps (react-native-health-connect, HCGateway,
 /// Capacitor, Flutter health, record arrays, day totals), and Google Fit Takeout's raw step
-/// streams given alone: `HealthConnectJSONParser`.
+/// streams given alone: `AppDumpJSONParser`.
 enum AppDumpJSONReader: ExportReader {
     static let format = ExportFormat(id: .appDumpJSON, name: "app JSON dumps", family: .android,
                                      metrics: HealthConnectDatabaseReader.appMetrics, forcedBy: "json")
@@ -24,7 +24,7 @@ enum AppDumpJSONReader: ExportReader {
 
     /// Streams one JSON dump through the parser.
     static func readDump(_ stream: ByteStream, in session: inout ReadSession) throws(ExportError) {
-        let parser = HealthConnectJSONParser(sink: session.sink, invalidRecords: session.policy, metrics: session.metrics)
+        let parser = AppDumpJSONParser(sink: session.sink, invalidRecords: session.policy, metrics: session.metrics)
         try session.pump(stream, through: parser, grammar: "JSON")
     }
 }

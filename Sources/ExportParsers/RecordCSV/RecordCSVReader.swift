@@ -5,7 +5,7 @@ extension ExportFormatID {
     public static let recordCSV = ExportFormatID(rawValue: "recordCSV")
 }
 
-/// Record and day-total CSV, and Google Fit Takeout's CSVs given alone: `StepCSVParser`, which
+/// Record and day-total CSV, and Google Fit Takeout's CSVs given alone: `RecordCSVParser`, which
 /// tells the layouts apart by their header.
 enum RecordCSVReader: ExportReader {
     static let format = ExportFormat(id: .recordCSV, name: "record and day-total CSV", family: .android,
@@ -30,7 +30,7 @@ enum RecordCSVReader: ExportReader {
 
     /// Streams one CSV file through the parser; its name tells Takeout's per-day files.
     static func readCSV(_ stream: ByteStream, name: String?, in session: inout ReadSession) throws(ExportError) {
-        let parser = StepCSVParser(sink: session.sink, invalidRecords: session.policy, fileName: name,
+        let parser = RecordCSVParser(sink: session.sink, invalidRecords: session.policy, fileName: name,
                                    metrics: session.metrics)
         try session.pump(stream, through: parser, grammar: "CSV")
     }

@@ -1,9 +1,9 @@
 import HealthDays
 import StreamingText
-extension HealthConnectJSONParser.Assembler {
-    typealias Key = HealthConnectJSONParser.Key
-    typealias Slot = HealthConnectJSONParser.Slot
-    typealias Shape = HealthConnectJSONParser.Shape
+extension AppDumpJSONParser.Assembler {
+    typealias Key = AppDumpJSONParser.Key
+    typealias Slot = AppDumpJSONParser.Slot
+    typealias Shape = AppDumpJSONParser.Shape
 
     /// A time as read from a record.
     struct Moment {
@@ -18,7 +18,7 @@ extension HealthConnectJSONParser.Assembler {
     static let earliestMs: Int64 = 946_684_800_000
     static let latestMs: Int64 = 4_102_444_800_000
     private static let unknownSource: [UInt8] = Array("(unknown)".utf8)
-    private static let googleFitSource: [UInt8] = Array(HealthConnectJSONParser.googleFitSource.utf8)
+    private static let googleFitSource: [UInt8] = Array(AppDumpJSONParser.googleFitSource.utf8)
     private static let estimatedStepsPrefix: [UInt8] = Array("derived:com.google.step_count.delta:".utf8)
     private static let estimatedStepsSuffix: [UInt8] = Array(":estimated_steps".utf8)
     private static let derivedPrefix: [UInt8] = Array("derived:".utf8)
@@ -198,7 +198,7 @@ extension HealthConnectJSONParser.Assembler {
     }
 
     /// Reads start, end, zone and count; nil when the record was invalid and skipped.
-    private func readInterval(_ index: Int, googleFit: Bool) throws(ParseFailure) -> StepSample? {
+    private func readInterval(_ index: Int, googleFit: Bool) throws(ParseFailure) -> HealthSample? {
         guard var sample = try readTimes(index, googleFit: googleFit) else { return nil }
         guard let steps = try count(index, googleFit: googleFit) else { return nil }
         sample.value = steps
@@ -234,7 +234,7 @@ extension HealthConnectJSONParser.Assembler {
     /// ends when it starts. The times' bounds are the caller's to check, with its value.
     @inline(__always)
     func readTimes(_ index: Int, googleFit: Bool, instant: Bool = false, endOffsetFirst: Bool = false)
-        throws(ParseFailure) -> StepSample? {
+        throws(ParseFailure) -> HealthSample? {
         let startField = field(.start, of: index)
         var endField = field(.end, of: index)
         var endSlot = Slot.end
@@ -292,7 +292,7 @@ extension HealthConnectJSONParser.Assembler {
             try invalid(index, "\(endField.name) \(quoted(endSlot, of: index)) is before \(startField.name) \(quoted(.start, of: index))")
             return nil
         }
-        return StepSample(startMs: startMs, endMs: endMs, offsetSeconds: offset, value: 0, wallClock: wallClock)
+        return HealthSample(startMs: startMs, endMs: endMs, offsetSeconds: offset, value: 0, wallClock: wallClock)
     }
 
     /// The step count, checked; nil when invalid and skipped.

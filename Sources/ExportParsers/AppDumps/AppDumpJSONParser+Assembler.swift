@@ -1,6 +1,6 @@
 import HealthDays
 import StreamingText
-extension HealthConnectJSONParser {
+extension AppDumpJSONParser {
     /// How a field was written.
     enum ValueKind: UInt8 {
         case absent, string, number, null, bool
@@ -67,9 +67,9 @@ extension HealthConnectJSONParser {
     /// Receives the tokens of the document, keeps the fields of each open object, and decides
     /// when an object ends whether it was a record (see `+Records`).
     final class Assembler: JSONTokenHandler {
-        let sink: StepSink
+        let sink: RecordSink
         let policy: InvalidRecordPolicy
-        var statistics = HealthConnectJSONStatistics()
+        var statistics = AppDumpJSONStatistics()
         private let keys: KeyTable
         /// The metrics asked for; the records of the others are passed over.
         let metrics: MetricSet
@@ -105,14 +105,14 @@ extension HealthConnectJSONParser {
         /// The samples or stages of the heart-rate series or sleep session being read.
         let spool = MetricSpool()
         /// The metric record being read, for the words of an invalid record; nil for steps.
-        var recordBeingRead: HealthConnectJSONRecordType?
+        var recordBeingRead: AppDumpRecordType?
 
         /// What an invalid record is called in its message.
         var recordWords: String {
             recordBeingRead?.recordWords ?? ParseFailure.stepRecord
         }
 
-        init(sink: StepSink, policy: InvalidRecordPolicy, metrics: MetricSet) {
+        init(sink: RecordSink, policy: InvalidRecordPolicy, metrics: MetricSet) {
             self.sink = sink
             self.policy = policy
             self.metrics = metrics
@@ -407,12 +407,12 @@ extension HealthConnectJSONParser {
     }
 }
 
-extension HealthConnectJSONParser.Field {
+extension AppDumpJSONParser.Field {
     /// A field whose text is `bytes`, copied to `destination` up to `capacity` (longer text is
     /// marked truncated).
     @inline(__always)
     init(copying bytes: UnsafeRawBufferPointer, to destination: UnsafeMutableRawPointer, capacity: Int,
-         kind: HealthConnectJSONParser.ValueKind, key: HealthConnectJSONParser.Key, via: HealthConnectJSONParser.Key) {
+         kind: AppDumpJSONParser.ValueKind, key: AppDumpJSONParser.Key, via: AppDumpJSONParser.Key) {
         let count = min(bytes.count, capacity)
         if count > 0 {
             destination.copyMemory(from: bytes.baseAddress!, byteCount: count)

@@ -1,7 +1,7 @@
 import HealthDays
 import StreamingText
 
-extension HealthConnectJSONParser {
+extension AppDumpJSONParser {
     /// The fields of an object that matter for a metric record, kept beside its step fields
     /// (`Slot`) only when metrics are read.
     enum MetricSlot: Int, CaseIterable {
@@ -42,9 +42,9 @@ extension HealthConnectJSONParser {
     }
 }
 
-extension HealthConnectJSONParser.Key {
+extension AppDumpJSONParser.Key {
     /// The metric field a scalar under this name fills.
-    var metricSlot: HealthConnectJSONParser.MetricSlot? {
+    var metricSlot: AppDumpJSONParser.MetricSlot? {
         switch self {
         case .beatsPerMinute, .heartRateVariabilityMillis, .vo2MillilitersPerMinuteKilogram, .floors: .measure
         case .inMeters, .inKilometers, .inMiles, .inFeet, .inInches, .inKilocalories, .inCalories, .inJoules,
@@ -57,7 +57,7 @@ extension HealthConnectJSONParser.Key {
 
     /// The mark a member under this name leaves on its object, whatever its value.
     var metricMark: UInt8 {
-        typealias Mark = HealthConnectJSONParser.MetricMark
+        typealias Mark = AppDumpJSONParser.MetricMark
         switch self {
         case .distance: return Mark.distance
         case .energy: return Mark.energy
@@ -77,17 +77,17 @@ extension HealthConnectJSONParser.Key {
 /// The records of the metrics beyond steps (`--metric`, docs/metrics.md): recognised when they
 /// end, by their type word or their fields; checked as step records are (the same times, zones
 /// and bounds), their values converted to the column's unit or refused, and handed on as
-/// `StepSink.add(_:of:sourceUTF8:)`, as the database reader does.
-extension HealthConnectJSONParser.Assembler {
-    typealias MetricSlot = HealthConnectJSONParser.MetricSlot
-    typealias MetricMark = HealthConnectJSONParser.MetricMark
-    typealias RecordType = HealthConnectJSONRecordType
+/// `RecordSink.add(_:of:sourceUTF8:)`, as the database reader does.
+extension AppDumpJSONParser.Assembler {
+    typealias MetricSlot = AppDumpJSONParser.MetricSlot
+    typealias MetricMark = AppDumpJSONParser.MetricMark
+    typealias RecordType = AppDumpRecordType
 
     // MARK: - Fields
 
     /// A scalar under a name that has no step field: a metric field, a mark, or nothing.
     @inline(never)  // off the steps-only path, so that its callers stay small
-    func storeMetric(_ key: Key, of frame: Int, _ kind: HealthConnectJSONParser.ValueKind, _ bytes: UnsafeRawBufferPointer) {
+    func storeMetric(_ key: Key, of frame: Int, _ kind: AppDumpJSONParser.ValueKind, _ bytes: UnsafeRawBufferPointer) {
         if key == .lastModifiedTime {
             return noteModified(kind, bytes, of: frame)
         }
@@ -295,7 +295,7 @@ extension HealthConnectJSONParser.Assembler {
         let offset = zone.flatMap { zoneOffset($0, of: index) }
         do throws(MetricSpool.ReplayError) {
             try spool.forEach { (entry) throws(MetricSpool.ReplayError) in
-                var sample = StepSample(startMs: entry.startMs, endMs: entry.endMs, offsetSeconds: nil, value: entry.value,
+                var sample = HealthSample(startMs: entry.startMs, endMs: entry.endMs, offsetSeconds: nil, value: entry.value,
                                         wallClock: entry.wallClock)
                 if let offset {
                     if entry.wallClock {
@@ -429,7 +429,7 @@ extension HealthConnectJSONParser.Assembler {
     }
 
     /// A non-negative finite number times `factor`; nil after refusing it.
-    private func number(_ field: HealthConnectJSONParser.Field, _ text: UnsafeRawBufferPointer, _ index: Int,
+    private func number(_ field: AppDumpJSONParser.Field, _ text: UnsafeRawBufferPointer, _ index: Int,
                         missing: String, factor: Double = 1) throws(ParseFailure) -> Double? {
         guard field.isPresent else {
             try invalid(index, missing)
@@ -452,7 +452,7 @@ extension HealthConnectJSONParser.Assembler {
     // MARK: - Handing on
 
     /// The times' bounds (`SampleLimits.timeProblem`), as a step record's; false after refusing it.
-    private func checkTimes(_ sample: StepSample, _ index: Int) throws(ParseFailure) -> Bool {
+    private func checkTimes(_ sample: HealthSample, _ index: Int) throws(ParseFailure) -> Bool {
         guard let problem = SampleLimits.timeProblem(in: sample) else { return true }
         let startField = field(.start, of: index)
         let zone = zoneSlot(index)
@@ -465,7 +465,7 @@ extension HealthConnectJSONParser.Assembler {
         return false
     }
 
-    private func hand(_ sample: StepSample, of metric: Metric, _ index: Int) {
+    private func hand(_ sample: HealthSample, of metric: Metric, _ index: Int) {
         statistics.metricSamples += 1
         if let prioritySink, index < modified.count {
             // Under --rule hc-priority, with the record's lastModifiedTime as a step record's.

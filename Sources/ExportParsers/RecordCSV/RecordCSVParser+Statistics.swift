@@ -1,5 +1,5 @@
 import HealthDays
-extension StepCSVParser {
+extension RecordCSVParser {
     /// Counts from one step CSV, for the report.
     public struct Statistics: Equatable, Sendable {
         /// The layout the header showed; nil before the header is read.

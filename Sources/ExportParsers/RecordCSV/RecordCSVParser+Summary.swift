@@ -1,5 +1,5 @@
 import HealthDays
-extension StepCSVParser: SummarizingParser {
+extension RecordCSVParser: SummarizingParser {
     /// The layout in words, e.g. "Google Fit Takeout daily summary CSV".
     var formatName: String {
         if statistics.layout == .stepRecords && columns.metric >= 0 { return "record CSV with a metric column" }
@@ -27,7 +27,7 @@ extension StepCSVParser: SummarizingParser {
     }
 }
 
-extension StepCSVParser {
+extension RecordCSVParser {
     /// What the metric cells gave and left, when metrics beyond steps were asked for.
     private func summarizeMetrics(into summary: inout ImportSummary, at location: InputLocation) {
         let types = statistics.otherTypeRows

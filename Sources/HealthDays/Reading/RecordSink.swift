@@ -1,7 +1,7 @@
 /// Where a format reader delivers the step samples it finds.
-public protocol StepSink: AnyObject {
+public protocol RecordSink: AnyObject {
     /// Takes one sample whose source is given as UTF-8 bytes, valid only during the call.
-    func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer)
+    func add(_ sample: HealthSample, sourceUTF8: UnsafeRawBufferPointer)
 
     /// Takes a total that an export already summed for one calendar day (Google Fit's daily
     /// summary, a day-total CSV); it counts on that date whatever the zone rule.
@@ -10,7 +10,7 @@ public protocol StepSink: AnyObject {
     /// Takes one sample of `metric`, its value in the metric's column unit (docs/metrics.md): a
     /// quantity, an interval of sleep or in bed (value unused), or a workout (value its minutes).
     /// Sinks that total steps only leave every other metric out (the default does).
-    func add(_ sample: StepSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer)
+    func add(_ sample: HealthSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer)
 
     /// Takes a value an export already worked out for one calendar day in one column (Google
     /// Fit's daily summary, a day-value CSV), in the column's unit: a day total of a summed metric,
@@ -25,10 +25,10 @@ public protocol StepSink: AnyObject {
     var prioritySink: PriorityRecordSink? { get }
 }
 
-extension StepSink {
+extension RecordSink {
     public var prioritySink: PriorityRecordSink? { nil }
 
-    public func add(_ sample: StepSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
+    public func add(_ sample: HealthSample, of metric: Metric, sourceUTF8: UnsafeRawBufferPointer) {
         if metric == .steps { add(sample, sourceUTF8: sourceUTF8) }
     }
 
@@ -37,7 +37,7 @@ extension StepSink {
     }
 
     /// Takes one sample whose source is a string.
-    public func add(_ sample: StepSample, source: String) {
+    public func add(_ sample: HealthSample, source: String) {
         var source = source
         source.withUTF8 { add(sample, sourceUTF8: UnsafeRawBufferPointer($0)) }
     }

@@ -1,7 +1,7 @@
 import HealthDays
 import StreamingText
 /// Counts from one JSON input, for the report.
-public struct HealthConnectJSONStatistics: Equatable, Sendable {
+public struct AppDumpJSONStatistics: Equatable, Sendable {
     /// Objects read as records of any type: step records (skipped ones included), day totals and
     /// records of other types.
     public var records = 0
@@ -20,7 +20,7 @@ public struct HealthConnectJSONStatistics: Equatable, Sendable {
     /// Records skipped under `InvalidRecordPolicy.skip`, with the first few.
     public var skipped = SkippedRecords()
     /// The shapes recognised, in the order first seen.
-    public var shapes: [HealthConnectJSONParser.Shape] = []
+    public var shapes: [AppDumpJSONParser.Shape] = []
     /// Step samples with no UTC offset (a `Z` time and no zone offset field), taken as UTC.
     public var withoutOffset = 0
     /// Step samples whose times are a wall clock with no zone (Flutter's `dateFrom`).
@@ -35,13 +35,13 @@ public struct HealthConnectJSONStatistics: Equatable, Sendable {
 }
 
 /// Streams JSON dumps of Health Connect data written by apps, and Google Fit Takeout's
-/// `estimated_steps` stream, and hands every step record (or day total) to a `StepSink`.
+/// `estimated_steps` stream, and hands every step record (or day total) to a `RecordSink`.
 ///
 /// The shape is decided by content, object by object, never by a flag or a file name: any object
 /// at any depth whose own members make a step record is one (see `Shape`). Push-style and flat
 /// in memory: one object's fields are assembled at a time, in fixed buffers, and the document is
 /// never kept. JSON Lines (one record per line) is read like an array.
-public final class HealthConnectJSONParser: StepRecordParser {
+public final class AppDumpJSONParser: RecordParser {
     /// The shapes of JSON this parser recognises.
     public enum Shape: String, Sendable, CaseIterable, CustomStringConvertible {
         /// `readRecords('Steps')` of react-native-health-connect: `{"records":[...],"pageToken":..}`,
@@ -70,12 +70,12 @@ public final class HealthConnectJSONParser: StepRecordParser {
 
     /// A parser that hands on steps and, of `metrics`, the records of every other metric asked
     /// for (docs/metrics.md); with steps alone it hands on steps only.
-    public init(sink: StepSink, invalidRecords policy: InvalidRecordPolicy = .fail, metrics: MetricSet = .steps) {
+    public init(sink: RecordSink, invalidRecords policy: InvalidRecordPolicy = .fail, metrics: MetricSet = .steps) {
         tokenizer = JSONTokenizer(handler: Assembler(sink: sink, policy: policy, metrics: metrics))
     }
 
     /// What was read so far.
-    public var statistics: HealthConnectJSONStatistics {
+    public var statistics: AppDumpJSONStatistics {
         tokenizer.handler.statistics
     }
 

@@ -6,7 +6,7 @@ import ExportInput
 import TestSupport
 
 /// Feeds `bytes` to `parser` in pieces of `chunk` bytes, then finishes.
-func feedJSON(_ bytes: [UInt8], to parser: HealthConnectJSONParser, chunk: Int) throws(ParseFailure) {
+func feedJSON(_ bytes: [UInt8], to parser: AppDumpJSONParser, chunk: Int) throws(ParseFailure) {
     let result = bytes.withUnsafeBytes { whole in
         Result { () throws(ParseFailure) in
             var start = 0
@@ -21,13 +21,13 @@ func feedJSON(_ bytes: [UInt8], to parser: HealthConnectJSONParser, chunk: Int) 
     try result.get()
 }
 
-@Suite struct HealthConnectJSONParserTests {
+@Suite struct AppDumpJSONParserTests {
     typealias Entry = SampleCollector.Entry
 
     static func parse(_ text: String, chunk: Int = 1 << 16, policy: InvalidRecordPolicy = .fail) throws(ParseFailure)
-        -> (collector: SampleCollector, statistics: HealthConnectJSONStatistics) {
+        -> (collector: SampleCollector, statistics: AppDumpJSONStatistics) {
         let collector = SampleCollector()
-        let parser = HealthConnectJSONParser(sink: collector, invalidRecords: policy)
+        let parser = AppDumpJSONParser(sink: collector, invalidRecords: policy)
         try feedJSON(Array(text.utf8), to: parser, chunk: chunk)
         return (collector, parser.statistics)
     }
@@ -41,8 +41,8 @@ func feedJSON(_ bytes: [UInt8], to parser: HealthConnectJSONParser, chunk: Int) 
         }
     }
 
-    static func sample(_ start: Int64, _ end: Int64, _ offset: Int32?, _ value: Double, wall: Bool = false) -> StepSample {
-        StepSample(startMs: start, endMs: end, offsetSeconds: offset, value: value, wallClock: wall)
+    static func sample(_ start: Int64, _ end: Int64, _ offset: Int32?, _ value: Double, wall: Bool = false) -> HealthSample {
+        HealthSample(startMs: start, endMs: end, offsetSeconds: offset, value: value, wallClock: wall)
     }
 
     // MARK: - react-native-health-connect
@@ -355,7 +355,7 @@ func feedJSON(_ bytes: [UInt8], to parser: HealthConnectJSONParser, chunk: Int) 
         let bytes = try Self.fixture("takeout-derived-step-delta-estimated-steps.json")
         for chunk in [4093, 1 << 16] {
             let aggregator = DayAggregator(rule: ZoneRule.named("Asia/Kolkata")!)
-            let parser = HealthConnectJSONParser(sink: aggregator, invalidRecords: .fail)
+            let parser = AppDumpJSONParser(sink: aggregator, invalidRecords: .fail)
             try feedJSON(bytes, to: parser, chunk: chunk)
             var totals: [String: Int] = [:]
             for day in aggregator.dayTotals() {
@@ -376,7 +376,7 @@ func feedJSON(_ bytes: [UInt8], to parser: HealthConnectJSONParser, chunk: Int) 
     ])
     func otherStepStreamsAreRefused(_ file: String, _ stream: String) throws {
         let collector = SampleCollector()
-        let parser = HealthConnectJSONParser(sink: collector, invalidRecords: .skip)
+        let parser = AppDumpJSONParser(sink: collector, invalidRecords: .skip)
         let bytes = try Self.fixture(file)
         do {
             try feedJSON(bytes, to: parser, chunk: 1 << 16)
@@ -534,16 +534,16 @@ func feedJSON(_ bytes: [UInt8], to parser: HealthConnectJSONParser, chunk: Int) 
     @Test func fieldStorageSlotsDoNotOverlap() {
         // The offsets are written out as constants for speed; they must follow the capacities.
         var next = 0
-        for slot in HealthConnectJSONParser.Slot.allCases {
+        for slot in AppDumpJSONParser.Slot.allCases {
             #expect(slot.offset == next, "\(slot)")
             next += slot.capacity
         }
-        #expect(HealthConnectJSONParser.Slot.storage == next)
+        #expect(AppDumpJSONParser.Slot.storage == next)
     }
 
     @Test func everyKnownNameIsFoundWhateverItsCase() {
-        let table = HealthConnectJSONParser.KeyTable(HealthConnectJSONParser.Key.allCases)
-        for key in HealthConnectJSONParser.Key.allCases where key != .unknown {
+        let table = AppDumpJSONParser.KeyTable(AppDumpJSONParser.Key.allCases)
+        for key in AppDumpJSONParser.Key.allCases where key != .unknown {
             for spelling in [key.name, key.name.uppercased(), key.name.lowercased()] {
                 var text = spelling
                 let found = text.withUTF8 { table.lookup(UnsafeRawBufferPointer($0)) }
@@ -559,11 +559,11 @@ func feedJSON(_ bytes: [UInt8], to parser: HealthConnectJSONParser, chunk: Int) 
     // MARK: - Size
 
     /// Counts without keeping anything, so that the test itself stays flat in memory.
-    final class CountingSink: StepSink {
+    final class CountingSink: RecordSink {
         var samples = 0
         var steps = 0.0
         var sources = Set<String>()
-        func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer) {
+        func add(_ sample: HealthSample, sourceUTF8: UnsafeRawBufferPointer) {
             samples += 1
             steps += sample.value
             if sources.count < 10 { sources.insert(String(decoding: sourceUTF8, as: UTF8.self)) }
@@ -573,7 +573,7 @@ func feedJSON(_ bytes: [UInt8], to parser: HealthConnectJSONParser, chunk: Int) 
 
     @Test func aLargeDumpStreamsThroughInChunks() throws {
         let sink = CountingSink()
-        let parser = HealthConnectJSONParser(sink: sink, invalidRecords: .fail)
+        let parser = AppDumpJSONParser(sink: sink, invalidRecords: .fail)
         let records = 200_000
         var chunk: [UInt8] = []
         chunk.reserveCapacity(70_000)

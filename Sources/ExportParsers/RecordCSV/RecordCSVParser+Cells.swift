@@ -1,5 +1,5 @@
 import HealthDays
-extension StepCSVParser {
+extension RecordCSVParser {
     /// A time as a cell gives it.
     struct Moment {
         /// Milliseconds since 1970; for a wall clock, the wall time written as if UTC.
@@ -49,40 +49,6 @@ extension StepCSVParser {
 
     static func isAllDigits(_ cell: UnsafeRawBufferPointer) -> Bool {
         !cell.isEmpty && cell.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
-    }
-
-    /// Google Fit's time of day, `HH:mm:ss[.fff][Z|±hh:mm|±hhmm|±hh]`: milliseconds since midnight
-    /// and the offset (nil when none is written); nil when malformed.
-    static func timeOfDay(_ cell: UnsafeRawBufferPointer) -> (ms: Int64, offset: Int32?)? {
-        let count = cell.count
-        guard count >= 8 else { return nil }
-        func two(_ index: Int) -> Int? {
-            let high = Int(cell[index]) &- 48, low = Int(cell[index + 1]) &- 48
-            guard high >= 0, high <= 9, low >= 0, low <= 9 else { return nil }
-            return high * 10 + low
-        }
-        guard let hour = two(0), cell[2] == 0x3A, let minute = two(3), cell[5] == 0x3A, let second = two(6),
-              hour <= 23, minute <= 59, second <= 59
-        else { return nil }
-        var index = 8
-        var millis = 0
-        if index < count, cell[index] == 0x2E {
-            index += 1
-            var scale = 100
-            let fractionStart = index
-            while index < count, cell[index] >= 0x30, cell[index] <= 0x39 {
-                millis += Int(cell[index] - 0x30) * scale
-                scale /= 10
-                index += 1
-            }
-            guard index > fractionStart else { return nil }
-        }
-        let ms = Int64((hour * 3600 + minute * 60 + second) * 1000 + millis)
-        if index == count { return (ms, nil) }
-        guard let offset = UTCOffset.parse(UnsafeRawBufferPointer(rebasing: cell[index...]), lowercaseZ: true) else {
-            return nil
-        }
-        return (ms, offset)
     }
 
     /// A zone offset cell: a whole number of seconds east of UTC (`19800`, `-14400`), as Health

@@ -1,6 +1,6 @@
 import HealthDays
 import StreamingText
-extension StepCSVParser {
+extension RecordCSVParser {
     @inline(__always)
     static var noBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: nil, count: 0) }
 
@@ -10,7 +10,7 @@ extension StepCSVParser {
         column >= 0 && column < record.count ? Self.trimmed(record[column]) : Self.noBytes
     }
 
-    private func timeProblem(_ column: Int, _ cell: UnsafeRawBufferPointer, expected: String) -> String {
+    func timeProblem(_ column: Int, _ cell: UnsafeRawBufferPointer, expected: String) -> String {
         if cell.isEmpty {
             return "\(describe(field: column)) is empty"
         }
@@ -49,7 +49,7 @@ extension StepCSVParser {
     /// The interval of a record row, from its start, its end (`endColumn`: the start's own column
     /// for an instant) and its zone offset; its value is left 0. Nil when the row was rejected.
     @inline(__always)
-    func recordInterval(_ record: CSVRecord, endColumn: Int) throws(ParseFailure) -> StepSample? {
+    func recordInterval(_ record: CSVRecord, endColumn: Int) throws(ParseFailure) -> HealthSample? {
         let startCell = Self.trimmed(record[columns.start])
         guard let start = Self.moment(startCell) else {
             try reject(record, field: columns.start + 1, timeProblem(columns.start, startCell, expected: Self.isoOrEpoch))
@@ -77,18 +77,18 @@ extension StepCSVParser {
             }
             zone = seconds
         }
-        let sample: StepSample
+        let sample: HealthSample
         if start.isWallClock {
             if let zone {
                 // A wall time with the record's own zone offset beside it is a time in that offset.
                 let shift = Int64(zone) * 1000
-                sample = StepSample(startMs: start.ms - shift, endMs: end.ms - shift, offsetSeconds: zone, value: 0)
+                sample = HealthSample(startMs: start.ms - shift, endMs: end.ms - shift, offsetSeconds: zone, value: 0)
             } else {
-                sample = StepSample(startMs: start.ms, endMs: end.ms, offsetSeconds: nil, value: 0, wallClock: true)
+                sample = HealthSample(startMs: start.ms, endMs: end.ms, offsetSeconds: nil, value: 0, wallClock: true)
             }
         } else {
             // The zone offset column is where the phone was; an offset in the time (often Z) only fixes the instant.
-            sample = StepSample(startMs: start.ms, endMs: end.ms, offsetSeconds: zone ?? start.offset, value: 0)
+            sample = HealthSample(startMs: start.ms, endMs: end.ms, offsetSeconds: zone ?? start.offset, value: 0)
         }
         guard sample.endMs >= sample.startMs else {
             try reject(record, field: endColumn + 1,
@@ -101,7 +101,7 @@ extension StepCSVParser {
 
     /// Rejects a sample that breaks `SampleLimits`, naming the field at fault (the offset's own
     /// column when the row has one, else the start time, whose offset it is).
-    private func rejectBeyondLimits(_ record: CSVRecord, _ problem: SampleProblem, offsetColumn: Int?) throws(ParseFailure) {
+    func rejectBeyondLimits(_ record: CSVRecord, _ problem: SampleProblem, offsetColumn: Int?) throws(ParseFailure) {
         func cell(_ column: Int) -> String { "\(describe(field: column)): \(Self.quoted(Self.trimmed(record[column])))" }
         let column: Int
         switch problem {
@@ -156,86 +156,5 @@ extension StepCSVParser {
         if !columns.values.isEmpty {
             try deliverDayValues(record, date: day, source: source, takeout: takeout)
         }
-    }
-
-    // MARK: - Takeout per-day buckets
-
-    private static let timeOfDayForm = "a time of day (HH:mm:ss.SSS±hh:mm, as in 11:00:00.000+05:30)"
-
-    /// A 15-minute bucket of a Takeout `YYYY-MM-DD.csv`: Start time, End time, ..., Step count
-    /// (and, with metrics asked for, the bucket's metric cells).
-    func takeoutBucketRow(_ record: CSVRecord) throws(ParseFailure) {
-        if fileDate == nil, statistics.rows == 1, record.count > columns.start,
-           Timestamp.parse(Self.trimmed(record[columns.start])) == nil {
-            // Say so at once, whether or not this bucket has steps.
-            throw missingFileDate(line: record.line)
-        }
-        guard record.count >= columns.needed else { return try rejectShortRow(record) }
-        let countCell = columns.count >= 0 ? Self.trimmed(record[columns.count]) : Self.noBytes
-        if countCell.isEmpty {
-            statistics.emptyCounts += 1
-            guard !columns.values.isEmpty, hasValues(record) else { return }
-        }
-        guard var sample = try bucketInterval(record) else { return }
-        if !countCell.isEmpty {
-            // Fit counts a negative bucket (a correction) in its own totals, so it is read as written.
-            guard let steps = DecimalNumber.parse(countCell) else {
-                return try reject(record, field: columns.count + 1,
-                                  "\(describe(field: columns.count)): \(Self.quoted(countCell)) is not a number")
-            }
-            sample.value = steps
-        }
-        if let problem = SampleLimits.problem(in: sample, negativeAllowed: true) {
-            return try rejectBeyondLimits(record, problem, offsetColumn: nil)
-        }
-        if !countCell.isEmpty {
-            deliverGoogleFit(sample)
-        }
-        if !columns.values.isEmpty {
-            sample.value = 0
-            try deliverBucketValues(record, sample)
-        }
-    }
-
-    /// A bucket's interval, its value left 0: times of day on the file's date, or full timestamps.
-    /// Nil when the row was rejected.
-    private func bucketInterval(_ record: CSVRecord) throws(ParseFailure) -> StepSample? {
-        let startCell = Self.trimmed(record[columns.start])
-        let endCell = Self.trimmed(record[columns.end])
-        if let startTime = Self.timeOfDay(startCell) {
-            guard let day = fileDate else { throw missingFileDate(line: record.line) }
-            guard let endTime = Self.timeOfDay(endCell) else {
-                try reject(record, field: columns.end + 1, timeProblem(columns.end, endCell, expected: Self.timeOfDayForm))
-                return nil
-            }
-            // No overflow: any Int32 day is within ±1.9e17 ms, and a time of day and its offset
-            // (two-digit fields) within ±4e8 ms; the sample's limits are checked by the caller.
-            let midnight = Int64(day.daysSinceEpoch) * 86_400_000
-            let startOffset = startTime.offset
-            let endOffset = endTime.offset ?? startOffset
-            let startMs = midnight + startTime.ms - Int64(startOffset ?? 0) * 1000
-            var endMs = midnight + endTime.ms - Int64(endOffset ?? 0) * 1000
-            if endMs < startMs {
-                // The last bucket, 23:45 to 00:00, ends on the next day.
-                endMs += 86_400_000
-            }
-            return StepSample(startMs: startMs, endMs: endMs, offsetSeconds: startOffset, value: 0, wallClock: startOffset == nil)
-        } else if let start = Timestamp.parse(startCell) {
-            // Full timestamps: the bucket dates itself.
-            guard let end = Timestamp.parse(endCell), (end.offset == nil) == (start.offset == nil) else {
-                try reject(record, field: columns.end + 1,
-                           timeProblem(columns.end, endCell, expected: "a time of the same form as \(Self.quoted(startCell))"))
-                return nil
-            }
-            guard end.ms >= start.ms else {
-                try reject(record, field: columns.end + 1,
-                           "\(describe(field: columns.end)) \(Self.quoted(endCell)) is before "
-                               + "\(describe(field: columns.start)) \(Self.quoted(startCell))")
-                return nil
-            }
-            return StepSample(startMs: start.ms, endMs: end.ms, offsetSeconds: start.offset, value: 0, wallClock: start.offset == nil)
-        }
-        try reject(record, field: columns.start + 1, timeProblem(columns.start, startCell, expected: Self.timeOfDayForm))
-        return nil
     }
 }

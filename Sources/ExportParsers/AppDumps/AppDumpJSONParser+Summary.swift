@@ -1,6 +1,6 @@
 import HealthDays
 /// How a JSON read reads in the import report.
-extension HealthConnectJSONParser: SummarizingParser {
+extension AppDumpJSONParser: SummarizingParser {
     /// The shapes found, e.g. "react-native-health-connect JSON".
     var formatName: String {
         let shapes = statistics.shapes
@@ -32,7 +32,7 @@ extension HealthConnectJSONParser: SummarizingParser {
 
 }
 
-extension HealthConnectJSONParser {
+extension AppDumpJSONParser {
     /// Google Fit Takeout's step stream holds steps alone; the app dumps hold every metric.
     var givesStepsOnly: Bool {
         statistics.shapes.contains(.googleFitEstimatedSteps)

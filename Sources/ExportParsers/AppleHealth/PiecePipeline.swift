@@ -13,7 +13,7 @@ import ExportInput
 /// read a piece's bytes (to parse them itself) after a worker is done with it. After
 /// `parseRestInOrder()` the workers stop parsing and the reader stops cutting at boundaries: every
 /// piece from then on is for the consumer.
-final class PieceParser<Outcome: Sendable>: @unchecked Sendable {
+final class PiecePipeline<Outcome: Sendable>: @unchecked Sendable {
     /// Parses one piece; made once per worker thread by `makeWork` and used only there.
     typealias Work = (_ bytes: UnsafeRawBufferPointer, _ piece: ParsePiece) -> Outcome
     /// A piece and what a worker made of it (nil when no worker parsed it).
@@ -38,9 +38,8 @@ final class PieceParser<Outcome: Sendable>: @unchecked Sendable {
         self.pieceSize = pieceSize
         self.readSize = readSize
         scratch = .allocate(byteCount: readSize, alignment: 16)
-        // Buffers go back in document order, so one slow piece holds back every later one; with
-        // few buffers the reader then stalls and a worker idles (measured: 6 buffers of 1 MiB,
-        // 2.12 s on the 1 GB export; 24 of 256 KiB, 2.05 s in less memory).
+        // Buffers go back in document order, so one slow piece holds back every later one: twelve
+        // a worker keep the reader from stalling behind it.
         ring = BufferRing(slots: 12 * workers, bufferSize: pieceSize + 2 * readSize + AppleXMLPrefilter.maxGrowth,
                           workers: workers)
         ring.startProducer(named: "stepimport-read") { [self] () throws(ExportError) in try produce() }

@@ -9,13 +9,13 @@ import TestSupport
 /// samples each a reading at its own time under its record's app and offset (which come after
 /// them), sleep stages and sessions, invalid records refused or skipped. Every expected sample is
 /// worked out by hand from the text above it.
-@Suite struct HealthConnectJSONMetricRecordTests {
+@Suite struct AppDumpJSONMetricRecordTests {
     typealias Entry = MetricCollector.Entry
 
     static func parse(_ text: String, chunk: Int = 1 << 16, policy: InvalidRecordPolicy = .fail,
-                      metrics: MetricSet = .all) throws(ParseFailure) -> (entries: [Entry], statistics: HealthConnectJSONStatistics) {
+                      metrics: MetricSet = .all) throws(ParseFailure) -> (entries: [Entry], statistics: AppDumpJSONStatistics) {
         let collector = MetricCollector()
-        let parser = HealthConnectJSONParser(sink: collector, invalidRecords: policy, metrics: metrics)
+        let parser = AppDumpJSONParser(sink: collector, invalidRecords: policy, metrics: metrics)
         try feedJSON(Array(text.utf8), to: parser, chunk: chunk)
         return (collector.entries, parser.statistics)
     }
@@ -31,7 +31,7 @@ import TestSupport
 
     static func entry(_ metric: Metric, _ source: String, _ start: Int64, _ end: Int64, _ offset: Int32?, _ value: Double,
                       wall: Bool = false) -> Entry {
-        Entry(metric: metric, source: source, sample: StepSample(startMs: start, endMs: end, offsetSeconds: offset, value: value,
+        Entry(metric: metric, source: source, sample: HealthSample(startMs: start, endMs: end, offsetSeconds: offset, value: value,
                                                                  wallClock: wall))
     }
 

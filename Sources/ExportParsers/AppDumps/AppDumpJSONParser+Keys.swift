@@ -1,5 +1,5 @@
 import HealthDays
-extension HealthConnectJSONParser {
+extension AppDumpJSONParser {
     /// The member names the parser knows, across all the shapes it reads.
     ///
     /// A name means the same thing wherever it appears (`count` is a count in a record and in

@@ -7,11 +7,11 @@ import TestSupport
 /// The metrics of CSV files (docs/metrics.md, *CSV*): the day-value header set, the record header
 /// set with a metric column, Google Fit Takeout's metric columns in the daily summary and the
 /// per-day buckets, through the parser and the day rules together.
-@Suite struct StepCSVMetricTests {
+@Suite struct RecordCSVMetricTests {
     struct Outcome {
         let days: [MetricDay]
         let values: [MetricSourceValue]
-        let statistics: StepCSVParser.Statistics
+        let statistics: RecordCSVParser.Statistics
         let aggregator: MetricAggregator
 
         func day(_ text: String) -> MetricDay? { days.first { $0.date == date(text) } }
@@ -20,7 +20,7 @@ import TestSupport
     static func read(_ text: String, metrics: MetricSet = ExportFamily.android.metrics, policy: InvalidRecordPolicy = .fail,
                      fileName: String? = nil, chunk: Int = 7) throws -> Outcome {
         let aggregator = MetricAggregator(metrics: metrics, rule: .recordedOffset)
-        let parser = StepCSVParser(sink: aggregator, invalidRecords: policy, fileName: fileName, metrics: metrics)
+        let parser = RecordCSVParser(sink: aggregator, invalidRecords: policy, fileName: fileName, metrics: metrics)
         try parser.feedAll(Array(text.utf8), chunk: chunk)
         try aggregator.finish()
         return Outcome(days: aggregator.days(), values: aggregator.sourceValues(), statistics: parser.statistics,
@@ -161,7 +161,7 @@ import TestSupport
         #expect(outcome.statistics.otherTypeRows == 7)
         #expect(outcome.statistics.otherTypes == ["Weight", "Height", "BloodPressure", "Hydration", "BodyFat"])
         var summary = ImportSummary()
-        let parser = StepCSVParser(sink: MetricAggregator(metrics: .steps, rule: .recordedOffset), metrics: .steps)
+        let parser = RecordCSVParser(sink: MetricAggregator(metrics: .steps, rule: .recordedOffset), metrics: .steps)
         try parser.feedAll(Array(text.utf8), chunk: 1 << 16)
         parser.summarize(into: &summary, at: InputLocation(path: "dump.csv"))
         #expect(summary.notes.contains { if case .fact(let text) = $0 { text.contains("7 records of types no metric reads left out (\"Weight\", \"Height\"") } else { false } },

@@ -1,6 +1,6 @@
 import HealthDays
 import StreamingText
-extension StepCSVParser {
+extension RecordCSVParser {
     /// The kinds of step CSV, told apart by their header.
     ///
     /// Names are compared trimmed, without case, and with spaces, `_` and `-` left out, so
@@ -78,9 +78,6 @@ extension StepCSVParser {
     static let offsetNames: Set<String> = ["startzoneoffset", "zoneoffset", "offset"]
     static let dateNames: Set<String> = ["date", "day", "localdate"]
     static let dayStepNames: Set<String> = ["steps", "totalsteps", "stepcount", "count"]
-
-    /// Metric columns that only Google Fit's Takeout CSVs have.
-    static let fitMetricNames: Set<String> = ["calories(kcal)", "distance(m)", "moveminutescount", "heartpoints", "heartminutes"]
 
     /// A header name for comparison: trimmed, lower case, without spaces, `_` and `-`.
     static func normalized(_ name: String) -> String {
@@ -186,39 +183,6 @@ extension StepCSVParser {
             message += "\n    \(layout): \(layout.columnsAccepted)"
         }
         return message
-    }
-
-    /// The date a file name gives, at the start or the end of its last component without `.csv`
-    /// (`.../2025-02-02.csv`, `2025-02-02 (1).csv`, `takeout-2025-02-02.csv`); nil when none.
-    static func date(inFileName name: String) -> LocalDate? {
-        let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? name
-        var stem = Array(last.utf8)
-        if stem.count > 4, String(decoding: stem.suffix(4), as: UTF8.self).lowercased() == ".csv" {
-            stem.removeLast(4)
-        }
-        guard stem.count >= 10 else { return nil }
-        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-        return stem.withUnsafeBytes { stem -> LocalDate? in
-            // Not a date that runs on into more digits, as in `2025-02-023`.
-            if stem.count == 10 || !isDigit(stem[10]), let date = LocalDate(stem[0..<10]) {
-                return date
-            }
-            let tail = stem.count - 10
-            if tail == 0 || !isDigit(stem[tail - 1]) {
-                return LocalDate(stem[tail...])
-            }
-            return nil
-        }
-    }
-
-    /// The error for a per-day Takeout file whose name gives no date.
-    func missingFileDate(line: Int) -> ParseFailure {
-        let named = fileName.map { "it is named \(Self.quoted($0))" } ?? "it came without a name (standard input?)"
-        return ParseFailure(
-            kind: .wrongKind, line: line, column: 0,
-            message: "a Google Fit Takeout per-day CSV (Start time, End time, Step count), whose times have no date: "
-                + "the date is in the file's name, YYYY-MM-DD.csv, and \(named); read it under its Takeout name "
-                + "(or read the whole Takeout, or its Daily activity metrics.csv)")
     }
 }
 

@@ -1,10 +1,10 @@
 /// Counts what a reader hands on, per source and per UTC offset, and passes every sample and day
 /// total on to another sink unchanged (`stepimport inspect`: the census beside the day rules).
 ///
-/// Format-agnostic: it sees what every reader gives a `StepSink`, so the same counts come out for
+/// Format-agnostic: it sees what every reader gives a `RecordSink`, so the same counts come out for
 /// Apple, Health Connect, JSON, CSV and Takeout. Nothing is allocated per sample: sources are
 /// interned (`SourceTable`), offsets kept in a short array.
-public final class StepCensus: StepSink {
+public final class SourceCensus: RecordSink {
     /// One source's records and the first and last day they fall on.
     public struct Source: Equatable, Sendable {
         public let name: String
@@ -38,7 +38,7 @@ public final class StepCensus: StepSink {
         }
     }
 
-    private let next: StepSink
+    private let next: RecordSink
     private var table = SourceTable()
     private var counts: [Source] = []
     private var offsetCounts: [OffsetCount] = []
@@ -46,11 +46,11 @@ public final class StepCensus: StepSink {
     /// Samples with no offset (taken as UTC, or wall clocks).
     public private(set) var withoutOffset = 0
 
-    public init(passingOn next: StepSink) {
+    public init(passingOn next: RecordSink) {
         self.next = next
     }
 
-    public func add(_ sample: StepSample, sourceUTF8: UnsafeRawBufferPointer) {
+    public func add(_ sample: HealthSample, sourceUTF8: UnsafeRawBufferPointer) {
         let id = Int(table.id(forUTF8: sourceUTF8))
         if id == counts.count { counts.append(Source(name: table.names[id])) }
         counts[id].samples += 1

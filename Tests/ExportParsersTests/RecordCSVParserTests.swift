@@ -5,19 +5,19 @@ import HealthDays
 import ExportInput
 import TestSupport
 
-@Suite struct StepCSVParserTests {
+@Suite struct RecordCSVParserTests {
     struct Outcome {
         let collector: SampleCollector
-        let statistics: StepCSVParser.Statistics
+        let statistics: RecordCSVParser.Statistics
         var entries: [SampleCollector.Entry] { collector.entries }
         var dayTotals: [SampleCollector.DayEntry] { collector.dayTotals }
     }
 
     /// Runs the parser over `bytes` cut into pieces of `chunk` bytes.
     static func parse(_ bytes: [UInt8], chunk: Int = 1 << 16, policy: InvalidRecordPolicy = .fail,
-                      fileName: String? = nil, into sink: StepSink? = nil) throws(ParseFailure) -> Outcome {
+                      fileName: String? = nil, into sink: RecordSink? = nil) throws(ParseFailure) -> Outcome {
         let collector = SampleCollector()
-        let parser = StepCSVParser(sink: sink ?? collector, invalidRecords: policy, fileName: fileName)
+        let parser = RecordCSVParser(sink: sink ?? collector, invalidRecords: policy, fileName: fileName)
         try parser.feedAll(bytes, chunk: chunk)
         return Outcome(collector: collector, statistics: parser.statistics)
     }
@@ -53,19 +53,19 @@ import TestSupport
 
     static let expectedRecords: [SampleCollector.Entry] = [
         .init(source: "com.google.android.apps.fitness",
-              sample: StepSample(startMs: utcMs(2024, 5, 1, 8), endMs: utcMs(2024, 5, 1, 8, 15), offsetSeconds: 7200, value: 120)),
+              sample: HealthSample(startMs: utcMs(2024, 5, 1, 8), endMs: utcMs(2024, 5, 1, 8, 15), offsetSeconds: 7200, value: 120)),
         .init(source: "android",
-              sample: StepSample(startMs: utcMs(2024, 5, 1, 8) + 250, endMs: utcMs(2024, 5, 1, 8, 5), offsetSeconds: 7200, value: 30)),
+              sample: HealthSample(startMs: utcMs(2024, 5, 1, 8) + 250, endMs: utcMs(2024, 5, 1, 8, 5), offsetSeconds: 7200, value: 30)),
         .init(source: "android",
-              sample: StepSample(startMs: 1_714_557_600_000, endMs: 1_714_558_500_000, offsetSeconds: -14400, value: 50)),
+              sample: HealthSample(startMs: 1_714_557_600_000, endMs: 1_714_558_500_000, offsetSeconds: -14400, value: 50)),
         .init(source: "(unknown)",
-              sample: StepSample(startMs: utcMs(2024, 5, 1, 9), endMs: utcMs(2024, 5, 1, 9, 10), offsetSeconds: nil, value: 10, wallClock: true)),
+              sample: HealthSample(startMs: utcMs(2024, 5, 1, 9), endMs: utcMs(2024, 5, 1, 9, 10), offsetSeconds: nil, value: 10, wallClock: true)),
         .init(source: "Acme, Inc. \"Pedometer\"",
-              sample: StepSample(startMs: utcMs(2024, 5, 1, 3, 30), endMs: utcMs(2024, 5, 1, 3, 40), offsetSeconds: 19800, value: 11)),
+              sample: HealthSample(startMs: utcMs(2024, 5, 1, 3, 30), endMs: utcMs(2024, 5, 1, 3, 40), offsetSeconds: 19800, value: 11)),
         .init(source: "Анна’s app 🏃",
-              sample: StepSample(startMs: utcMs(2024, 5, 1, 22, 50), endMs: utcMs(2024, 5, 1, 23, 10), offsetSeconds: 3600, value: 12.5)),
+              sample: HealthSample(startMs: utcMs(2024, 5, 1, 22, 50), endMs: utcMs(2024, 5, 1, 23, 10), offsetSeconds: 3600, value: 12.5)),
         .init(source: "com.sec.android.app.shealth",
-              sample: StepSample(startMs: utcMs(2024, 5, 2, 7), endMs: utcMs(2024, 5, 2, 7), offsetSeconds: 0, value: 0)),
+              sample: HealthSample(startMs: utcMs(2024, 5, 2, 7), endMs: utcMs(2024, 5, 2, 7), offsetSeconds: 0, value: 0)),
     ]
 
     @Test func readsStepRecords() throws {
@@ -119,7 +119,7 @@ import TestSupport
     func headerAliasesNameTheSameColumns(_ header: String) throws {
         let outcome = try Self.parse(header + "\n2024-05-01T08:00:00Z,2024-05-01T08:10:00Z,42,com.example\n")
         #expect(outcome.statistics.layout == .stepRecords)
-        #expect(outcome.entries == [.init(source: "com.example", sample: StepSample(
+        #expect(outcome.entries == [.init(source: "com.example", sample: HealthSample(
             startMs: utcMs(2024, 5, 1, 8), endMs: utcMs(2024, 5, 1, 8, 10), offsetSeconds: 0, value: 42))])
     }
 
@@ -131,8 +131,8 @@ import TestSupport
 
         """)
         #expect(outcome.entries == [
-            .init(source: "(unknown)", sample: StepSample(startMs: 1_714_557_600_000, endMs: 1_714_558_500_000, offsetSeconds: -18000, value: 7)),
-            .init(source: "(unknown)", sample: StepSample(startMs: 1_714_557_600_000, endMs: 1_714_558_500_000, offsetSeconds: nil, value: 8)),
+            .init(source: "(unknown)", sample: HealthSample(startMs: 1_714_557_600_000, endMs: 1_714_558_500_000, offsetSeconds: -18000, value: 7)),
+            .init(source: "(unknown)", sample: HealthSample(startMs: 1_714_557_600_000, endMs: 1_714_558_500_000, offsetSeconds: nil, value: 8)),
         ])
         #expect(outcome.statistics.withoutOffset == 1)
     }
@@ -245,7 +245,7 @@ import TestSupport
         #expect(outcome.statistics.withoutOffset == 0)
         #expect(Set(outcome.entries.map(\.source)) == ["Google Fit"])
         // 00:00 to 00:15 at +05:30 is 2025-02-01 18:30 to 18:45 UTC.
-        #expect(outcome.entries.first?.sample == StepSample(startMs: utcMs(2025, 2, 1, 18, 30), endMs: utcMs(2025, 2, 1, 18, 45),
+        #expect(outcome.entries.first?.sample == HealthSample(startMs: utcMs(2025, 2, 1, 18, 30), endMs: utcMs(2025, 2, 1, 18, 45),
                                                             offsetSeconds: 19800, value: 8))
     }
 
@@ -271,8 +271,8 @@ import TestSupport
         """
         let outcome = try Self.parse(text, fileName: "C:\\Users\\me\\Takeout\\Fit\\Daily activity metrics\\2024-03-09.csv")
         #expect(outcome.entries.map(\.sample) == [
-            StepSample(startMs: utcMs(2024, 3, 9, 15), endMs: utcMs(2024, 3, 9, 15, 15), offsetSeconds: -14400, value: -3),
-            StepSample(startMs: utcMs(2024, 3, 10, 3, 45), endMs: utcMs(2024, 3, 10, 4), offsetSeconds: -14400, value: 100),
+            HealthSample(startMs: utcMs(2024, 3, 9, 15), endMs: utcMs(2024, 3, 9, 15, 15), offsetSeconds: -14400, value: -3),
+            HealthSample(startMs: utcMs(2024, 3, 10, 3, 45), endMs: utcMs(2024, 3, 10, 4), offsetSeconds: -14400, value: 100),
         ])
         let aggregator = DayAggregator(rule: .recordedOffset)
         _ = try Self.parse(Array(text.utf8), fileName: "2024-03-09.csv", into: aggregator)
@@ -283,7 +283,7 @@ import TestSupport
     @Test func perDayTimesWithoutOffsetAreWallClocks() throws {
         let outcome = try Self.parse(Self.perDayHeader + "08:00:00.000,08:15:00.000,,,5\n", fileName: "2024-01-01 (1).csv")
         #expect(outcome.entries.map(\.sample) == [
-            StepSample(startMs: utcMs(2024, 1, 1, 8), endMs: utcMs(2024, 1, 1, 8, 15), offsetSeconds: nil, value: 5, wallClock: true),
+            HealthSample(startMs: utcMs(2024, 1, 1, 8), endMs: utcMs(2024, 1, 1, 8, 15), offsetSeconds: nil, value: 5, wallClock: true),
         ])
         #expect(outcome.statistics.withoutOffset == 1)
     }
@@ -294,7 +294,7 @@ import TestSupport
                       ("2025-02-02", "2025-02-02"), ("fit 2024-02-29 copy.csv", nil), ("12025-02-02.csv", nil),
                       ("2025-02-023.csv", nil), ("2025-02-30.csv", nil), ("steps.csv", nil)] as [(String, String?)])
     func theDateComesFromTheFileName(_ name: String, _ expected: String?) {
-        #expect(StepCSVParser.date(inFileName: name)?.description == expected)
+        #expect(RecordCSVParser.date(inFileName: name)?.description == expected)
     }
 
     @Test(arguments: [nil, "steps.csv", "Takeout/Fit/Daily activity metrics/2025-02-023.csv", "2025-02-30.csv"])
