@@ -39,6 +39,8 @@ public final class SourceCensus: RecordSink {
     }
 
     private let next: RecordSink
+    /// First and last days are those of the recorded-offset rule, whatever `--tz` says.
+    private let placement = DayPlacement(rule: .recordedOffset)
     private var table = SourceTable()
     private var counts: [Source] = []
     private var offsetCounts: [OffsetCount] = []
@@ -57,8 +59,7 @@ public final class SourceCensus: RecordSink {
         if let offset = sample.offsetSeconds { count(offset) } else { withoutOffset += 1 }
         if SampleLimits.isSafe(sample) {
             // Safe samples keep their times and offsets far inside Int64 and their days inside Int32.
-            let local = sample.startMs + Int64(sample.offsetSeconds ?? 0) * 1000
-            note(LocalDate(daysSinceEpoch: Int32(truncatingIfNeeded: floorDiv(local, 86_400_000))), for: id)
+            note(LocalDate(daysSinceEpoch: placement.day(of: sample.startMs, offsetSeconds: sample.offsetSeconds)), for: id)
         }
         next.add(sample, sourceUTF8: sourceUTF8)
     }

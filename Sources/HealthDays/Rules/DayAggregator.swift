@@ -7,7 +7,7 @@
 public final class DayAggregator: RecordSink {
     /// The rule that decides each sample's calendar day.
     public let rule: ZoneRule
-    private let calendar: ZoneCalendar?
+    private let placement: DayPlacement
     /// The sources by id; its `uses` are the records handed in per source (duplicates included,
     /// refused samples not), counted as the id is found.
     ///
@@ -28,7 +28,8 @@ public final class DayAggregator: RecordSink {
     public static let defaultInMemoryLimit = 380_000
 
     /// Sums of a metric other than steps are rounded by `MetricColumn.rounded` (to a millionth
-    /// first); steps keep the plain rounding of their sum, exactly as before metrics existed.
+    /// first); steps keep the plain rounding of their sum
+    /// (`rounded`).
     var roundsAsMetric = false
 
     public convenience init(rule: ZoneRule, inMemoryLimit: Int = DayAggregator.defaultInMemoryLimit) {
@@ -43,11 +44,7 @@ public final class DayAggregator: RecordSink {
     private init(rule: ZoneRule, duplicates: DuplicateFilter) {
         self.rule = rule
         self.duplicates = duplicates
-        if case .zone(let zone) = rule {
-            calendar = ZoneCalendar(zone: zone)
-        } else {
-            calendar = nil
-        }
+        placement = DayPlacement(rule: rule)
     }
 
     /// Adds one sample; one that `SampleLimits.isSafe` refuses (which no reader hands over) is
@@ -78,8 +75,7 @@ public final class DayAggregator: RecordSink {
     /// came, so the results are those of checking each at once.
     private let pending = UnsafeMutablePointer<SampleRecord>.allocate(capacity: DayAggregator.batchSize)
     @exclusivity(unchecked) private var pendingCount = 0
-    /// Sixteen: about as many cache misses as a core keeps in flight. (Fetching the next batch's
-    /// slots while checking this one was no faster: the loads hold up the checks after them.)
+    /// Sixteen: about as many cache misses as a core keeps in flight.
     static let batchSize = 16
 
     deinit {
@@ -120,7 +116,7 @@ public final class DayAggregator: RecordSink {
     private func bucket(_ record: SampleRecord) {
         if record.isDayTotal {
             stats.dayTotals += 1
-            addToBucket(day: record.startMs, source: record.source, record.value)
+            addToBucket(day: Int32(truncatingIfNeeded: record.startMs), source: record.source, record.value)
             return
         }
         let sample = record.sample
@@ -128,19 +124,20 @@ public final class DayAggregator: RecordSink {
         if sample.endMs == sample.startMs {
             stats.zeroLength += 1
         }
-        if let calendar {
-            if sample.wallClock {
-                // A wall time with no zone is that zone's local time.
-                stats.wallClockInZone += 1
-                var placed = sample
-                placed.startMs = calendar.instant(ofWallTime: sample.startMs)
-                placed.endMs = max(placed.startMs, calendar.instant(ofWallTime: sample.endMs))
-                bucketInZone(placed, source: record.source, calendar: calendar)
-            } else {
-                bucketInZone(sample, source: record.source, calendar: calendar)
-            }
-        } else {
-            bucketInRecordedOffset(sample, source: record.source)
+        if sample.wallClock && placement.readsWallClocksInZone {
+            // A wall time with no zone is that zone's local time.
+            stats.wallClockInZone += 1
+        }
+        let (start, end) = placement.clockSpan(of: sample)
+        let first = placement.day(containing: start)
+        if end <= first.end {
+            addToBucket(day: first.day, source: record.source, sample.value)
+            return
+        }
+        stats.crossingMidnight += 1
+        let length = Double(end - start)
+        placement.forEachDay(from: start, to: end, startingIn: first) { day, from, to in
+            addToBucket(day: day, source: record.source, sample.value * Double(to - from) / length)
         }
     }
 
@@ -222,52 +219,7 @@ public final class DayAggregator: RecordSink {
     }
 
     @inline(__always)
-    private func addToBucket(day: Int64, source: Int32, _ steps: Double) {
-        sums.add(steps, day: Int32(truncatingIfNeeded: day), source: source)
-    }
-
-    /// Places the sample on the local clock of its own offset; days are fixed 24-hour spans there.
-    private func bucketInRecordedOffset(_ sample: HealthSample, source: Int32) {
-        let shift = Int64(sample.offsetSeconds ?? 0) * 1000
-        let start = sample.startMs + shift
-        let end = sample.endMs + shift
-        let firstDay = floorDiv(start, 86_400_000)
-        let dayEnd = (firstDay + 1) * 86_400_000
-        if end <= dayEnd {
-            addToBucket(day: firstDay, source: source, sample.value)
-            return
-        }
-        stats.crossingMidnight += 1
-        let length = Double(end - start)
-        var pieceStart = start
-        var day = firstDay
-        while pieceStart < end {
-            let pieceEnd = min(end, (day + 1) * 86_400_000)
-            addToBucket(day: day, source: source, sample.value * Double(pieceEnd - pieceStart) / length)
-            pieceStart = pieceEnd
-            day += 1
-        }
-    }
-
-    /// Places the sample in the chosen IANA zone; days are split at that zone's real midnights,
-    /// so a 23- or 25-hour DST day gets its true share.
-    private func bucketInZone(_ sample: HealthSample, source: Int32, calendar: ZoneCalendar) {
-        let first = calendar.day(containing: sample.startMs)
-        if sample.endMs <= first.endMs {
-            addToBucket(day: Int64(first.day), source: source, sample.value)
-            return
-        }
-        stats.crossingMidnight += 1
-        let length = Double(sample.endMs - sample.startMs)
-        var piece = first
-        var pieceStart = sample.startMs
-        while pieceStart < sample.endMs {
-            let pieceEnd = min(sample.endMs, piece.endMs)
-            addToBucket(day: Int64(piece.day), source: source, sample.value * Double(pieceEnd - pieceStart) / length)
-            pieceStart = pieceEnd
-            if pieceStart < sample.endMs {
-                piece = calendar.day(containing: pieceStart)
-            }
-        }
+    private func addToBucket(day: Int32, source: Int32, _ steps: Double) {
+        sums.add(steps, day: day, source: source)
     }
 }

@@ -4,7 +4,7 @@
 /// energy and floors stay as they are). docs/rules.md gives the algorithm and the AOSP files it
 /// follows; `PriorityMetricAggregator` holds one of these per metric.
 ///
-/// The records compete on the clock that places their days (docs/domain.md rule 5): each on the
+/// The records compete on the clock that places their days (docs/rules.md, rule 5): each on the
 /// local clock of its own offset, or, under `--tz`, in instants split at that zone's midnights.
 /// Records that come in start order (a database) are totalled in self-contained runs and
 /// forgotten; others are held (`SampleLimits.maximumHeldPriorityRecords` at most) until `finish()`.
@@ -12,7 +12,7 @@ public final class PriorityDayAggregator: PriorityRecordSink {
     public let rule: ZoneRule
     /// The metric it totals; samples of any other are left out.
     public let metric: Metric
-    private let calendar: ZoneCalendar?
+    private let placement: DayPlacement
     /// The list given by the caller (`--priority`), sources highest first; it wins over a stored one.
     public let givenPriority: [String]?
     /// The list the export holds, sources highest first; nil when it holds none.
@@ -61,11 +61,7 @@ public final class PriorityDayAggregator: PriorityRecordSink {
         self.inMemoryLimit = max(1, inMemoryLimit)
         self.overlapLimit = max(1, overlapLimit)
         givenPriority = priority
-        if case .zone(let zone) = rule {
-            calendar = ZoneCalendar(zone: zone)
-        } else {
-            calendar = nil
-        }
+        placement = DayPlacement(rule: rule)
     }
 
     /// The list the totals follow: the given one, else the stored one; nil when there is neither.
@@ -205,17 +201,10 @@ public final class PriorityDayAggregator: PriorityRecordSink {
         }
     }
 
-    /// The start and end on the clock that places days: local milliseconds of the record's own
-    /// offset, or instants under `--tz` (a wall-clock time read as that zone's local time).
+    /// The start and end on the clock that places days (`DayPlacement`).
     private func clockTimes(of sample: HealthSample) -> (Int64, Int64) {
-        if let calendar {
-            guard sample.wallClock else { return (sample.startMs, sample.endMs) }
-            stats.wallClockInZone += 1
-            let start = calendar.instant(ofWallTime: sample.startMs)
-            return (start, max(start, calendar.instant(ofWallTime: sample.endMs)))
-        }
-        let shift = Int64(sample.offsetSeconds ?? 0) * 1000
-        return (sample.startMs + shift, sample.endMs + shift)
+        if sample.wallClock && placement.readsWallClocksInZone { stats.wallClockInZone += 1 }
+        return placement.clockSpan(of: sample)
     }
 
     private func rank(of source: Int32) -> Int32 {
@@ -352,32 +341,18 @@ public final class PriorityDayAggregator: PriorityRecordSink {
     /// Adds the share of `record` over [from, to) to the days it covers, split at midnight.
     private func spread(_ record: PriorityRecord, from: Int64, to: Int64) {
         let length = Double(record.end - record.start)
-        var pieceStart = from
-        while pieceStart < to {
-            let (day, dayEnd) = self.day(containing: pieceStart)
-            let pieceEnd = min(to, dayEnd)
+        placement.forEachDay(from: from, to: to, startingIn: placement.day(containing: from)) { day, pieceStart, pieceEnd in
             add(record.value * Double(pieceEnd - pieceStart) / length, day: day, source: record.source)
-            pieceStart = pieceEnd
         }
     }
 
     private func place(_ value: Double, at time: Int64, source: Int32) {
-        add(value, day: day(containing: time).day, source: source)
+        add(value, day: placement.day(containing: time).day, source: source)
     }
 
     private func add(_ value: Double, day: Int32, source: Int32) {
         daySums[day, default: 0] += value
         sourceSums[UInt64(UInt32(bitPattern: day)) << 32 | UInt64(UInt32(bitPattern: source)), default: 0] += value
-    }
-
-    /// The day holding a time on the records' clock, and where that day ends.
-    private func day(containing time: Int64) -> (day: Int32, end: Int64) {
-        if let calendar {
-            let day = calendar.day(containing: time)
-            return (day.day, day.endMs)
-        }
-        let day = floorDiv(time, 86_400_000)
-        return (Int32(truncatingIfNeeded: day), (day + 1) * 86_400_000)
     }
 }
 
