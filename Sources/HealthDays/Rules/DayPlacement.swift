@@ -67,6 +67,7 @@ struct DayPlacement {
     /// Calls `body` with each local day that the span [`start`, `end`) of the placing clock
     /// covers, starting in `first` (`day(containing: start)`), and the part of the span on it,
     /// split at midnight.
+    @inline(__always)
     func forEachDay(from start: Int64, to end: Int64, startingIn first: (day: Int32, end: Int64),
                     _ body: (_ day: Int32, _ from: Int64, _ to: Int64) -> Void) {
         var piece = first

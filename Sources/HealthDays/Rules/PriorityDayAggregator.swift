@@ -202,6 +202,7 @@ public final class PriorityDayAggregator: PriorityRecordSink {
     }
 
     /// The start and end on the clock that places days (`DayPlacement`).
+    @inline(__always)
     private func clockTimes(of sample: HealthSample) -> (Int64, Int64) {
         if sample.wallClock && placement.readsWallClocksInZone { stats.wallClockInZone += 1 }
         return placement.clockSpan(of: sample)
@@ -339,6 +340,7 @@ public final class PriorityDayAggregator: PriorityRecordSink {
     }
 
     /// Adds the share of `record` over [from, to) to the days it covers, split at midnight.
+    @inline(__always)
     private func spread(_ record: PriorityRecord, from: Int64, to: Int64) {
         let length = Double(record.end - record.start)
         placement.forEachDay(from: from, to: to, startingIn: placement.day(containing: from)) { day, pieceStart, pieceEnd in

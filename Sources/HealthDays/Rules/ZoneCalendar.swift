@@ -6,9 +6,11 @@ import Foundation
 /// day found last; Foundation's zone database is asked once per new day, not per sample.
 final class ZoneCalendar {
     private let zone: TimeZone
-    private var cachedDay: Int32 = 0
-    private var cachedStartMs: Int64 = 1
-    private var cachedEndMs: Int64 = 0
+    /// The day found last: read for every time placed, so unchecked (each calendar is one
+    /// aggregator's, on one thread) to spare a dynamic exclusivity check per read.
+    @exclusivity(unchecked) private var cachedDay: Int32 = 0
+    @exclusivity(unchecked) private var cachedStartMs: Int64 = 1
+    @exclusivity(unchecked) private var cachedEndMs: Int64 = 0
     private var dayStarts: [Int32: Int64] = [:]
 
     init(zone: TimeZone) {
