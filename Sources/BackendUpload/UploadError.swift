@@ -1,3 +1,4 @@
+import HealthDays
 import HTTPClient
 
 /// Why posting stopped, in words a user can act on. Never holds the token.
@@ -14,9 +15,12 @@ public enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
     case temporary(String)
     /// The server answered something the contract does not allow (a redirect, a bad body).
     case protocolViolation(String)
-    /// The server wrote fewer days than were sent: it skips days outside its window in the
-    /// trainee's zone, so the zone the days were cut in is likely not the trainee's.
-    case fewerDaysWritten(written: Int, sent: Int)
+    /// The server wrote fewer days than those sent inside its window (`outsideWindow` of the
+    /// `sent` were older than it, which it skips): it files days in the trainee's zone, so the
+    /// zone the days were cut in is likely not the trainee's.
+    case fewerDaysWritten(written: Int, sent: Int, outsideWindow: Int)
+    /// The export has days, none inside the server's window: nothing was written.
+    case nothingInWindow(NothingInWindow)
     /// Ctrl-C: stopped between requests.
     case interrupted
 
@@ -30,6 +34,7 @@ public enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
         case .temporary(let message): return "the server kept failing: \(message)"
         case .protocolViolation(let message): return "unexpected answer from the server: \(message)"
         case .fewerDaysWritten: return "unexpected answer from the server: \(shortfall)"
+        case .nothingInWindow(let nothing): return nothing.description
         case .interrupted: return "interrupted"
         }
     }
@@ -38,8 +43,12 @@ public enum UploadError: Error, Equatable, Sendable, CustomStringConvertible {
 extension UploadError {
     /// For `fewerDaysWritten`: what the server did and why, without the remedy.
     public var shortfall: String {
-        guard case .fewerDaysWritten(let written, let sent) = self else { return description }
-        return "the server wrote \(written) of the \(sent) days sent; it skips days outside its window in the trainee's zone"
+        guard case .fewerDaysWritten(let written, let sent, let outsideWindow) = self else { return description }
+        guard outsideWindow > 0 else {
+            return "the server wrote \(written) of the \(sent) days sent; it skips days outside its window in the trainee's zone"
+        }
+        return "the server wrote \(written) of the \(sent) days sent, of which \(sent - outsideWindow) are inside its window "
+            + "(it skips the \(outsideWindow) older ones); it files days in the trainee's zone"
     }
 
     /// A transport failure that retries did not cure.
@@ -56,5 +65,35 @@ extension UploadError {
         case .invalidRequest, .other:
             return .unavailable(error.description)
         }
+    }
+}
+
+/// A post that wrote nothing because no day lies inside the server's window (the API takes the
+/// last 90 days and one ahead, in the trainee's zone).
+public struct NothingInWindow: Equatable, Sendable, CustomStringConvertible {
+    /// Days with steps, and the first and last of them.
+    public let days: Int
+    public let first: LocalDate
+    public let last: LocalDate
+    /// The days the server keeps.
+    public let window: ClosedRange<LocalDate>
+    /// Days sent anyway (`--send-all`), all skipped by the server.
+    public let sent: Int
+
+    public init(days: Int, first: LocalDate, last: LocalDate, window: ClosedRange<LocalDate>, sent: Int) {
+        self.days = days
+        self.first = first
+        self.last = last
+        self.window = window
+        self.sent = sent
+    }
+
+    public var description: String {
+        let span = days == 1 ? "the 1 day with steps (\(first))" : "all \(days) days with steps (\(first) to \(last))"
+        let place = last < window.lowerBound ? "older than" : "outside"
+        var text = "nothing was written: \(span) are \(place) the server's window, \(window.lowerBound) to "
+            + "\(window.upperBound) in the trainee's zone; the API takes only the last \(UploadRules.windowPastDays) days"
+        if sent > 0 { text += " (the \(sent) sent with --send-all were skipped by the server, as its contract says)" }
+        return text
     }
 }

@@ -35,6 +35,16 @@ public struct UploadPlan: Sendable {
     public private(set) var held: [Held]
     /// The window the days were checked against (nil with `--send-all`).
     public let window: ClosedRange<LocalDate>?
+    /// The days the server keeps, whatever was asked: with `--send-all`, days sent from before it
+    /// are skipped by the server (its contract says so).
+    public let serverWindow: ClosedRange<LocalDate>
+    /// Days given, with steps, and the first and last of them.
+    public let daysGiven: Int
+    public let firstDay: LocalDate?
+    public let lastDay: LocalDate?
+    /// Days given that lie inside the server's window, whatever became of them (sent, held as
+    /// invalid, kept as the server has them).
+    public let daysInWindow: Int
 
     /// Every day to send.
     public var daysToSend: [DayTotal] { batches.flatMap { $0 } }
@@ -47,9 +57,15 @@ public struct UploadPlan: Sendable {
     public init(days: [DayTotal], today: LocalDate, sendAll: Bool = false) {
         let window = UploadRules.window(today: today)
         self.window = sendAll ? nil : window
+        serverWindow = window
+        let sorted = days.sorted(by: { $0.date < $1.date })
+        daysGiven = days.count
+        firstDay = sorted.first?.date
+        lastDay = sorted.last?.date
+        daysInWindow = days.filter { window.contains($0.date) }.count
         var send: [DayTotal] = []
         var held: [Held] = []
-        for day in days.sorted(by: { $0.date < $1.date }) {
+        for day in sorted {
             switch UploadRules.refusal(of: day, today: today) {
             case .inTheFuture?:
                 // The server skips it whatever is asked: a device clock set ahead.
@@ -77,6 +93,17 @@ public struct UploadPlan: Sendable {
             }
         }
         batches = UploadPlan.batch(send)
+    }
+
+    /// The export has days and none inside the server's window: a post writes nothing.
+    public var nothingInWindow: Bool { daysGiven > 0 && daysInWindow == 0 }
+
+    /// Days to send (with `--send-all`) that the server will skip, being older than its window.
+    public var daysSentOutsideWindow: Int { daysToSend.count - daysToSend.filter { serverWindow.contains($0.date) }.count }
+
+    /// How many days of `batch` the server will write: those inside its window.
+    public func daysWritable(in batch: [DayTotal]) -> Int {
+        batch.filter { serverWindow.contains($0.date) }.count
     }
 
     /// The days not sent for this kind of reason.

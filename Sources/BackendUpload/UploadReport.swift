@@ -34,6 +34,9 @@ public struct UploadReport: Codable, Sendable, Equatable {
         case dryRun = "dry-run"
         /// `--plan`: the server was read and each day's action shown, nothing sent.
         case plan
+        /// The export has days, none inside the server's window: nothing was (or, with
+        /// `--send-all`, could be) written.
+        case nothingInWindow = "nothing-in-window"
     }
 
     public var outcome = Outcome.complete
@@ -53,16 +56,18 @@ public struct UploadReport: Codable, Sendable, Equatable {
     public var heldTooOld = 0
     public var heldInFuture = 0
     public var heldKeptExisting = 0
+    /// Days sent with `--send-all` that are older than the server's window, which it skips.
+    public var sentOutsideWindow = 0
     public var batches: [Batch] = []
     /// Batches that needed more than one attempt.
     public var batchesRetried: Int { batches.filter { $0.attempts > 1 }.count }
-    /// The window the days were checked against, or nil with --send-all.
+    /// The server's window: the days it keeps (with `--send-all`, older days are sent and skipped).
     public var windowFrom: String?
     public var windowTo: String?
 
     enum CodingKeys: String, CodingKey {
         case outcome, error, daysParsed, daysToSend, daysSent, daysWritten, heldInvalid, heldTooOld, heldInFuture
-        case heldKeptExisting, batches, batchesRetried, windowFrom, windowTo
+        case heldKeptExisting, sentOutsideWindow, batches, batchesRetried, windowFrom, windowTo
     }
 
     public init() {}
@@ -79,6 +84,7 @@ public struct UploadReport: Codable, Sendable, Equatable {
         heldTooOld = try container.decode(Int.self, forKey: .heldTooOld)
         heldInFuture = try container.decode(Int.self, forKey: .heldInFuture)
         heldKeptExisting = try container.decode(Int.self, forKey: .heldKeptExisting)
+        sentOutsideWindow = try container.decodeIfPresent(Int.self, forKey: .sentOutsideWindow) ?? 0
         batches = try container.decode([Batch].self, forKey: .batches)
         windowFrom = try container.decodeIfPresent(String.self, forKey: .windowFrom)
         windowTo = try container.decodeIfPresent(String.self, forKey: .windowTo)
@@ -96,6 +102,7 @@ public struct UploadReport: Codable, Sendable, Equatable {
         try container.encode(heldTooOld, forKey: .heldTooOld)
         try container.encode(heldInFuture, forKey: .heldInFuture)
         try container.encode(heldKeptExisting, forKey: .heldKeptExisting)
+        try container.encode(sentOutsideWindow, forKey: .sentOutsideWindow)
         try container.encode(batches, forKey: .batches)
         try container.encode(batchesRetried, forKey: .batchesRetried)
         try container.encodeIfPresent(windowFrom, forKey: .windowFrom)
@@ -112,8 +119,9 @@ public struct UploadReport: Codable, Sendable, Equatable {
         heldTooOld = plan.held { $0 == .tooOld }.count
         heldInFuture = plan.held { $0 == .inFuture }.count
         heldKeptExisting = plan.held { if case .keptExisting = $0 { return true } else { return false } }.count
-        windowFrom = plan.window.map { $0.lowerBound.description }
-        windowTo = plan.window.map { $0.upperBound.description }
+        sentOutsideWindow = plan.daysSentOutsideWindow
+        windowFrom = plan.serverWindow.lowerBound.description
+        windowTo = plan.serverWindow.upperBound.description
         batches = plan.batches.map {
             Batch(first: $0.first!.date.description, last: $0.last!.date.description, days: $0.count, written: nil, attempts: 0)
         }

@@ -51,7 +51,12 @@ public final class Uploader {
 
     /// Sends every batch of `plan`; the report says what happened. It throws only for
     /// errors that stop the run, after recording the outcome in `report` (the caller words the error).
+    ///
+    /// The server skips days outside its window (`--send-all` sends older ones): a count that
+    /// leaves out just those is what the contract says, not a shortfall. A plan with days and
+    /// none inside the window ends in `.nothingInWindow`, sent or not.
     public func send(_ plan: UploadPlan, report: inout UploadReport) throws(UploadError) {
+        var writable = 0
         for (index, batch) in plan.batches.enumerated() {
             if isInterrupted() {
                 report.outcome = .interrupted
@@ -66,16 +71,26 @@ public final class Uploader {
                 report.batches[index].written = result.value
                 report.daysSent += batch.count
                 report.daysWritten += result.value
+                writable += plan.daysWritable(in: batch)
             } catch {
                 report.outcome = error == .interrupted ? .interrupted : .failed
                 report.failure = error
                 throw error
             }
         }
-        if report.daysWritten < report.daysSent {
+        if report.daysWritten < report.daysSent && report.daysWritten != writable {
+            let failure = UploadError.fewerDaysWritten(written: report.daysWritten, sent: report.daysSent,
+                                                       outsideWindow: report.daysSent - writable)
             report.outcome = .incomplete
-            report.failure = .fewerDaysWritten(written: report.daysWritten, sent: report.daysSent)
-            throw .fewerDaysWritten(written: report.daysWritten, sent: report.daysSent)
+            report.failure = failure
+            throw failure
+        }
+        if plan.nothingInWindow, let first = plan.firstDay, let last = plan.lastDay {
+            let failure = UploadError.nothingInWindow(NothingInWindow(days: plan.daysGiven, first: first, last: last,
+                                                                      window: plan.serverWindow, sent: report.daysSent))
+            report.outcome = .nothingInWindow
+            report.failure = failure
+            throw failure
         }
         report.outcome = .complete
     }

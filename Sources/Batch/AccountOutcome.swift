@@ -8,6 +8,9 @@ public struct AccountOutcome: Sendable {
     public enum Status: String, Sendable {
         /// Everything asked for was done (printed, planned, or every day meant for the server written).
         case done
+        /// Posted as asked, but no day lies inside the server's window (the last 90 days in the
+        /// trainee's zone): nothing was written. A re-run skips it, as its days only grow older.
+        case nothingInWindow = "nothing-in-window"
         /// Done by an earlier run, as the journal says; not touched this time.
         case doneEarlier = "done-earlier"
         /// Stopped short: bad export, refused token, server trouble. A re-run tries again.
@@ -20,6 +23,8 @@ public struct AccountOutcome: Sendable {
 
     public let account: BatchAccount
     public var status: Status
+    /// For `doneEarlier`: how the earlier run ended, as the journal says.
+    public var earlier: BatchJournalEntry.Status?
     /// The reader that took the export: `apple` or `hc` (`auto` decided by content).
     public var kind: String?
     /// The export's format, as the reader names it.
@@ -54,6 +59,7 @@ public struct AccountOutcome: Sendable {
     /// An account the journal says an earlier run finished.
     public init(account: BatchAccount, journal entry: BatchJournalEntry) {
         self.init(account: account, status: .doneEarlier)
+        earlier = entry.status
         daysParsed = entry.daysParsed
         daysSent = entry.daysSent
         daysWritten = entry.daysWritten
@@ -68,12 +74,18 @@ public struct AccountOutcome: Sendable {
         let journalStatus: BatchJournalEntry.Status
         switch status {
         case .done: journalStatus = .done
+        case .nothingInWindow: journalStatus = .nothingInWindow
         case .failed: journalStatus = .failed
         case .doneEarlier, .interrupted, .notRun: return nil
         }
         return BatchJournalEntry(account: account.account, status: journalStatus, at: finishedAt ?? Date(),
                                  daysParsed: daysParsed, daysSent: daysSent, daysWritten: daysWritten,
                                  skipped: daysNotSent, error: error)
+    }
+
+    /// Posted with no day inside the server's window, in this run or (as the journal says) an earlier one.
+    public var wroteNothing: Bool {
+        status == .nothingInWindow || (status == .doneEarlier && earlier == .nothingInWindow)
     }
 
     /// Whether the failure says the server is in trouble, rather than this account.

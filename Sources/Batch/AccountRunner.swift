@@ -35,8 +35,12 @@ public struct AccountRunner: Sendable {
             }
             outcome.status = .done
         } catch {
-            outcome.failure = error
-            if case .upload(.interrupted) = error { outcome.status = .interrupted }
+            if case .upload(.nothingInWindow) = error {
+                outcome.status = .nothingInWindow
+            } else {
+                outcome.failure = error
+                if case .upload(.interrupted) = error { outcome.status = .interrupted }
+            }
         }
         outcome.seconds = Date().timeIntervalSince(started)
         outcome.finishedAt = Date()

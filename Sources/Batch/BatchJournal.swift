@@ -95,7 +95,7 @@ public final class BatchJournal: Sendable {
 
     /// Whether the account's latest entry says it is done (a re-run skips it).
     public func isDone(_ account: String) -> Bool {
-        latest(for: account)?.status == .done
+        latest(for: account)?.status.isFinal ?? false
     }
 
     /// Appends the entry and returns once it is on disk (write, then fsync).

@@ -11,6 +11,9 @@ public struct BatchJournalEntry: Codable, Equatable, Sendable {
     public enum Status: String, Codable, Equatable, Sendable {
         /// Every day meant for the server was written: a re-run skips the account.
         case done
+        /// No day lay inside the server's window, so nothing was written: a re-run skips the
+        /// account too (its days only grow older; `--redo` takes it again).
+        case nothingInWindow = "nothing-in-window"
         /// The account stopped short: a re-run tries it again.
         case failed
     }
@@ -86,5 +89,15 @@ public struct BatchJournalEntry: Codable, Equatable, Sendable {
             line += ",\"error\":\(JSONString.literal(error))"
         }
         return line + "}\n"
+    }
+}
+
+extension BatchJournalEntry.Status {
+    /// Whether a re-run skips the account (without `--redo`).
+    public var isFinal: Bool {
+        switch self {
+        case .done, .nothingInWindow: return true
+        case .failed: return false
+        }
     }
 }

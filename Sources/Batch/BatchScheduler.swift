@@ -113,6 +113,7 @@ public final class BatchScheduler: @unchecked Sendable {
         outcomes.append(outcome)
         switch outcome.status {
         case .done: tally.done += 1
+        case .nothingInWindow: tally.nothingInWindow += 1
         case .failed: tally.failed += 1
         case .doneEarlier, .interrupted, .notRun: break
         }

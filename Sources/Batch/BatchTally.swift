@@ -5,6 +5,8 @@ public struct BatchTally: Sendable {
     /// Accounts this run will take (in the shard, not done earlier).
     public var total = 0
     public var done = 0
+    /// Posted, with no day inside the server's window: nothing written.
+    public var nothingInWindow = 0
     public var failed = 0
     public var started = Date()
 
@@ -12,7 +14,7 @@ public struct BatchTally: Sendable {
         self.total = total
     }
 
-    public var finished: Int { done + failed }
+    public var finished: Int { done + nothingInWindow + failed }
     public var remaining: Int { max(0, total - finished) }
 
     /// Accounts per minute so far.

@@ -72,9 +72,10 @@ extension Command {
             return []
         })
         for item in given {
-            guard let gate = group(of: item.name)?.gate, !item.option.names.contains(gate),
+            guard let group = group(of: item.name), let gate = group.gate, !item.option.names.contains(gate),
                   !item.option.names.contains(where: ruled.contains) else { continue }
-            if !given.contains(where: { $0.option.names.contains(gate) }) {
+            let opens = [gate] + group.opensGate
+            if !given.contains(where: { given in given.option.names.contains(where: opens.contains) }) {
                 throw .withoutGate(option: item.name, gate: gate, reason: nil)
             }
         }

@@ -10,6 +10,9 @@ public struct OptionGroup<Options>: Sendable {
     public let usage: UsageVisibility
     /// The order the usage line names the members in, when it is not the help's order.
     public let synopsisOrder: [String]?
+    /// Members that stand for the gate when it is not given (`--plan` is a post that writes
+    /// nothing): with one of them, the others need no gate either. Their actions set what the gate does.
+    public let opensGate: [String]
     /// In help order; notes (`Option.note`) add a second entry for an option of another group.
     public let options: [Option<Options>]
 
@@ -19,16 +22,18 @@ public struct OptionGroup<Options>: Sendable {
         self.gate = nil
         self.usage = .always
         self.synopsisOrder = nil
+        self.opensGate = []
         self.options = options
     }
 
-    /// A named group whose members go with `gate` (itself a member).
+    /// A named group whose members go with `gate` (itself a member), or with one of `opensGate`.
     public init(_ name: String, gate: String?, usage: UsageVisibility, synopsisOrder: [String]? = nil,
-                options: [Option<Options>]) {
+                opensGate: [String] = [], options: [Option<Options>]) {
         self.name = name
         self.gate = gate
         self.usage = usage
         self.synopsisOrder = synopsisOrder
+        self.opensGate = opensGate
         self.options = options
     }
 

@@ -77,19 +77,15 @@ public struct JSONWriter: ResultsWriter {
 
     // MARK: - The plan
 
-    /// `{"window":{"from","to","today","zone"}|null,"days":[{"date","local","server","action","reason"}],`
-    /// `"counts":{"write","overwrite","same","keep","outsideWindow"}}`; `server` is null where the
-    /// server has no value, `action` one of `write`, `overwrite`, `same`, `keep`, `not-sent`
-    /// (with `reason`).
+    /// `{"window":{"from","to","today","zone"},"days":[{"date","local","server","action","reason"}],`
+    /// `"counts":{"write","overwrite","same","keep","skip","outsideWindow"}}`; `server` is null where
+    /// the server has no value, `action` one of `write`, `overwrite`, `same`, `keep`, `skip` (sent
+    /// with `--send-all`, older than the server's window), `not-sent` (with `reason`).
     public func writePlan(_ prepared: PreparedUpload, zone: TimeZone, to sink: any OutputSink) throws(OutputError) {
         let (rows, counts) = PlanRow.rows(prepared)
-        var out = "{\"window\":"
-        if let window = prepared.checked.window {
-            out += "{\"from\":\"\(window.lowerBound)\",\"to\":\"\(window.upperBound)\",\"today\":\"\(prepared.today)\","
-                + "\"zone\":\(JSONString.literal(zone.identifier))}"
-        } else {
-            out += "null"
-        }
+        let window = prepared.checked.serverWindow
+        var out = "{\"window\":{\"from\":\"\(window.lowerBound)\",\"to\":\"\(window.upperBound)\",\"today\":\"\(prepared.today)\","
+            + "\"zone\":\(JSONString.literal(zone.identifier))}"
         out += ",\"days\":["
         try sink.write(out)
         for (index, row) in rows.enumerated() {
@@ -101,7 +97,7 @@ public struct JSONWriter: ResultsWriter {
             try sink.write(out)
         }
         try sink.write("],\"counts\":{\"write\":\(counts.write),\"overwrite\":\(counts.overwrite),\"same\":\(counts.same),"
-            + "\"keep\":\(counts.keep),\"outsideWindow\":\(PlanRow.outsideWindow(prepared))}}\n")
+            + "\"keep\":\(counts.keep),\"skip\":\(counts.skip),\"outsideWindow\":\(PlanRow.outsideWindow(prepared))}}\n")
     }
 
     /// Each request's exact body, on a line of its own.

@@ -8,6 +8,7 @@ extension PlanAction {
         case .same: return "same"
         case .overwrite(let lower): return lower ? "overwrite (lower)" : "overwrite"
         case .write: return "write"
+        case .skip: return "skip: older than the server's window, the server will not write it"
         }
     }
 
@@ -18,6 +19,7 @@ extension PlanAction {
         case .same: return "same"
         case .overwrite: return "overwrite"
         case .write: return "write"
+        case .skip: return "skip"
         }
     }
 }

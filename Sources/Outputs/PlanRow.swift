@@ -19,7 +19,7 @@ struct PlanRow {
         var rows: [PlanRow] = []
         var counts = PlanCounts()
         for day in checked.daysToSend {
-            let action = PlanAction(day, sending: sending, server: serverDays[day.date])
+            let action = PlanAction(day, sending: sending, window: checked.serverWindow, server: serverDays[day.date])
             counts.add(action)
             rows.append(PlanRow(date: day.date, local: day.steps, server: serverDays[day.date], action: action, reason: nil))
         }

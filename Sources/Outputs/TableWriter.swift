@@ -151,13 +151,11 @@ public struct TableWriter: ResultsWriter {
         try table.write(to: sink)
         var out = "\n\(counts.write) to write, \(counts.overwrite) to overwrite, \(counts.same) the same"
         if counts.keep > 0 { out += ", \(counts.keep) kept as the server has them" }
+        if counts.skip > 0 { out += ", \(counts.skip) the server would skip (older than its window)" }
         let outside = PlanRow.outsideWindow(prepared)
         if outside > 0 { out += "; \(outside) outside the server's window not shown" }
-        if let window = prepared.checked.window {
-            out += ".\nWindow: \(window.lowerBound) to \(window.upperBound), today being \(prepared.today) in \(zone.identifier). Nothing was written.\n"
-        } else {
-            out += ". Nothing was written.\n"
-        }
+        let window = prepared.checked.serverWindow
+        out += ".\nWindow: \(window.lowerBound) to \(window.upperBound), today being \(prepared.today) in \(zone.identifier). Nothing was written.\n"
         try sink.write(out)
     }
 

@@ -11,6 +11,9 @@ enum ExitStatus: Int32 {
     /// `batch`: some accounts failed (or were not run); the others are done. The report and the
     /// journal say which; running the same command again takes only those.
     case accountsFailed = 1
+    /// `--post` wrote nothing because no day lies inside the server's window (the last 90 days
+    /// in the trainee's zone); `batch`: no account failed, and at least one had no day inside it.
+    case nothingWritten = 3
     /// The command line was wrong: unknown option, missing argument, bad value.
     case usage = 64
     /// The input is not what it should be: malformed, truncated, the wrong kind of file, an invalid record.
@@ -56,6 +59,7 @@ enum ExitStatus: Int32 {
         case .temporary: self = .temporaryFailure
         case .protocolViolation, .fewerDaysWritten: self = .protocolError
         case .interrupted: self = .interrupted
+        case .nothingInWindow: self = .nothingWritten
         }
     }
 

@@ -29,6 +29,32 @@ import Testing
         #expect(plan.held.map(\.reason) == [.tooOld, .inFuture])
     }
 
+    @Test func aPlanKnowsWhenNoDayIsInsideTheServersWindow() {
+        let today = LocalDate("2026-03-10")!
+        let old = [day("2025-12-08", 1), day("2025-12-09", 2)]
+        #expect(UploadPlan(days: old, today: today).nothingInWindow)
+        #expect(UploadPlan(days: old + [day("2099-01-01", 3)], today: today).nothingInWindow, "ahead is outside too")
+        #expect(!UploadPlan(days: old + [day("2025-12-10", 3)], today: today).nothingInWindow)
+        #expect(!UploadPlan(days: [], today: today).nothingInWindow, "no days: nothing to say")
+        // An invalid day inside the window is still inside it: the plan holds it for another reason.
+        #expect(!UploadPlan(days: old + [day("2026-03-01", 100_001)], today: today).nothingInWindow)
+        let sentAll = UploadPlan(days: old + [day("2026-03-01", 5)], today: today, sendAll: true)
+        #expect(!sentAll.nothingInWindow)
+        #expect(sentAll.daysSentOutsideWindow == 2)
+        #expect(sentAll.daysWritable(in: sentAll.batches[0]) == 1)
+        #expect(sentAll.serverWindow == UploadRules.window(today: today))
+    }
+
+    @Test func theActionOfADaySentOutsideTheWindowIsSkip() {
+        let window = UploadRules.window(today: LocalDate("2026-03-10")!)
+        let old = day("2025-12-09", 10), recent = day("2026-03-01", 10)
+        let sending: Set = [old.date, recent.date]
+        #expect(PlanAction(old, sending: sending, window: window, server: nil) == .skip)
+        #expect(PlanAction(old, sending: [], window: window, server: nil) == .keep)
+        #expect(PlanAction(recent, sending: sending, window: window, server: nil) == .write)
+        #expect(PlanAction(recent, sending: sending, window: window, server: 9) == .overwrite(lower: false))
+    }
+
     @Test func sendAllSendsEveryValidDayButNoneFromAClockSetAhead() {
         let plan = UploadPlan(days: [day("2020-01-01", 5), day("2026-03-11", 6), day("2099-01-01", 7),
                                      day("2025-01-01", 100_001), day("1999-12-31", 8)],

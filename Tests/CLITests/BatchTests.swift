@@ -192,8 +192,8 @@ import Testing
 
         let rerun = try Self.batch(batch, "--post --api-url \(server.url) --jobs 2 --report '\(report)'")
         #expect(rerun.status == 1, "some accounts are broken, so the batch ends with status 1: \(rerun.stderr)")
-        #expect(rerun.stderr.contains("says \(linesAtKill - batch.broken.count)") || rerun.stderr.contains("is done already")
-            || rerun.stderr.contains("are done already"), "\(rerun.stderr)")
+        #expect(rerun.stderr.contains("says \(linesAtKill - batch.broken.count)") || rerun.stderr.contains("is finished already")
+            || rerun.stderr.contains("are finished already"), "\(rerun.stderr)")
 
         // The server holds exactly the expected days for every good account.
         let stored = try Self.storedDays(server)

@@ -44,7 +44,7 @@ import Testing
             + #""days":[{"date":"2024-03-15","local":8123,"server":8123,"action":"same"},"#
             + #"{"date":"2024-03-16","local":500,"server":400,"action":"overwrite"},"#
             + #"{"date":"2024-03-17","local":-3,"server":null,"action":"not-sent","reason":"#))
-        #expect(text.hasSuffix(#"],"counts":{"write":0,"overwrite":1,"same":1,"keep":0,"outsideWindow":0}}"# + "\n"))
+        #expect(text.hasSuffix(#"],"counts":{"write":0,"overwrite":1,"same":1,"keep":0,"skip":0,"outsideWindow":0}}"# + "\n"))
     }
 
     @Test func table() throws {

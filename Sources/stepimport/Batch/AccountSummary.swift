@@ -19,7 +19,13 @@ enum AccountSummary {
         }
         if let plan = outcome.plan {
             return "plan: \(read); \(plan.write) to write, \(plan.overwrite) to overwrite, \(plan.same) the same, "
-                + "\(plan.keep) kept, \(outcome.daysNotSent - plan.keep) outside the window or invalid"
+                + "\(plan.keep) kept, " + (plan.skip > 0 ? "\(plan.skip) the server would skip, " : "")
+                + "\(outcome.daysNotSent - plan.keep) outside the window or invalid"
+        }
+        if outcome.status == .nothingInWindow {
+            let span = outcome.firstDay.map { first in outcome.lastDay.map { " (\(first) to \($0))" } ?? "" } ?? ""
+            return "nothing written: \(read)\(span), none inside the server's window; sent \(outcome.daysSent), "
+                + "the server wrote \(outcome.daysWritten), \(outcome.daysNotSent) not sent"
         }
         return "done: \(read); sent \(outcome.daysSent), the server wrote \(outcome.daysWritten), \(outcome.daysNotSent) not sent"
     }

@@ -55,7 +55,7 @@ struct BatchCommand {
         var earlier: [AccountOutcome] = []
         var pending: [BatchAccount] = []
         for account in accounts {
-            if !options.redo, let entry = journal?.latest(for: account.account), entry.status == .done {
+            if !options.redo, let entry = journal?.latest(for: account.account), entry.status.isFinal {
                 earlier.append(AccountOutcome(account: account, journal: entry))
             } else {
                 pending.append(account)
@@ -112,7 +112,7 @@ struct BatchCommand {
             if options.redo {
                 line += " (--redo: what it says is done is done again)"
             } else if earlier > 0 {
-                line += " says \(earlier) \(earlier == 1 ? "is" : "are") done already"
+                line += " says \(earlier) \(earlier == 1 ? "is" : "are") finished already"
             }
         }
         line += "; \(pending) to run on \(Plural.count(min(options.jobs, max(pending, 1)), "job"))"
@@ -127,7 +127,8 @@ struct BatchCommand {
         case nil: break
         }
         let unfinished = outcomes.contains { $0.status == .failed || $0.status == .interrupted || $0.status == .notRun }
-        return unfinished ? .accountsFailed : .success
+        if unfinished { return .accountsFailed }
+        return outcomes.contains { $0.wroteNothing } ? .nothingWritten : .success
     }
 
     /// The closing lines on standard error: why it stopped, which accounts failed and how to retry.
@@ -151,7 +152,13 @@ struct BatchCommand {
                 diagnostics.write("  \(outcome.account.shownLabel) (manifest line \(outcome.account.line), \(outcome.account.shownFile)): \(error)\n")
             }
         }
-        let unfinished = outcomes.filter { $0.status != .done && $0.status != .doneEarlier }.count
+        let nothing = outcomes.filter { $0.wroteNothing }
+        if !nothing.isEmpty {
+            let labels = nothing.prefix(5).map(\.account.shownLabel).joined(separator: ", ") + (nothing.count > 5 ? ", ..." : "")
+            diagnostics.warn("\(Plural.count(nothing.count, "account")) wrote nothing, every day older than the server's "
+                             + "window (the API takes only the last \(UploadRules.windowPastDays) days in the trainee's zone): \(labels)")
+        }
+        let unfinished = outcomes.filter { $0.status != .done && $0.status != .doneEarlier && $0.status != .nothingInWindow }.count
         if unfinished > 0 {
             if journal != nil {
                 diagnostics.note("running the same command again takes the \(Plural.count(unfinished, "account")) not done and skips the rest (the journal remembers them)")

@@ -42,6 +42,8 @@ final class BatchConsole: BatchObserver, @unchecked Sendable {
             always("\(account.shownLabel): interrupted; it is taken again on the next run")
         case .done:
             note("\(counter) \(account.shownLabel): \(AccountSummary.line(outcome, options: options)) (\(time))")
+        case .nothingInWindow:
+            always("\(counter) \(account.shownLabel): \(AccountSummary.line(outcome, options: options)) (\(time))")
         case .doneEarlier, .notRun:
             break
         }
@@ -118,7 +120,8 @@ final class BatchConsole: BatchObserver, @unchecked Sendable {
 extension BatchTally {
     /// The progress line: done, failed, to go, rate and time left.
     var line: String {
-        var text = "\(done) done, \(failed) failed, \(remaining) to go"
+        var text = "\(done) done, " + (nothingInWindow > 0 ? "\(nothingInWindow) with nothing written, " : "")
+            + "\(failed) failed, \(remaining) to go"
         let rate = self.rate
         if finished > 0, rate > 0 {
             text += String(format: "; %.1f accounts/min", rate)

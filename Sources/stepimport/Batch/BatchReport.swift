@@ -11,6 +11,9 @@ struct BatchReport: Encodable {
         var accounts = 0
         var done = 0
         var doneEarlier = 0
+        /// Posted, with no day inside the server's window: nothing written (this run or earlier).
+        var nothingInWindow = 0
+        var nothingInWindowEarlier = 0
         var failed = 0
         var interrupted = 0
         var notRun = 0
@@ -21,6 +24,8 @@ struct BatchReport: Encodable {
         let overwrite: Int
         let same: Int
         let keep: Int
+        /// Sent with `--send-all`, older than the server's window: it would skip them.
+        let skip: Int
     }
 
     /// Records of one source left out of an account (`--exclude-source`, `exclude_sources`).
@@ -69,7 +74,8 @@ struct BatchReport: Encodable {
     let seconds: Double
     /// Accounts finished per minute in this run (not counting those done earlier).
     let accountsPerMinute: Double
-    /// `complete`, `failed` (some accounts), `interrupted` or `stopped`.
+    /// `complete`, `nothing-written` (no account failed, some had no day inside the server's
+    /// window), `failed` (some accounts), `interrupted` or `stopped`.
     let outcome: String
     let stopReason: String?
     let exitStatus: Int32
@@ -98,7 +104,7 @@ struct BatchReport: Encodable {
         case .serverTrouble: outcome = "stopped"; stopReason = stop?.serverTroubleMessage
         case .journal(let error): outcome = "stopped"; stopReason = error.description
         case nil:
-            outcome = exitStatus == .success ? "complete" : "failed"
+            outcome = exitStatus == .success ? "complete" : exitStatus == .nothingWritten ? "nothing-written" : "failed"
             stopReason = nil
         }
         self.exitStatus = exitStatus.rawValue
@@ -107,7 +113,11 @@ struct BatchReport: Encodable {
         for outcome in outcomes {
             switch outcome.status {
             case .done: counts.done += 1
+            case .doneEarlier where outcome.wroteNothing:
+                counts.nothingInWindow += 1
+                counts.nothingInWindowEarlier += 1
             case .doneEarlier: counts.doneEarlier += 1
+            case .nothingInWindow: counts.nothingInWindow += 1
             case .failed: counts.failed += 1
             case .interrupted: counts.interrupted += 1
             case .notRun: counts.notRun += 1
@@ -118,7 +128,7 @@ struct BatchReport: Encodable {
         accounts = outcomes.map { outcome in
             Account(account: outcome.account.account, line: outcome.account.line, file: outcome.account.relativeFile,
                     zone: outcome.account.zoneName, kind: outcome.kind ?? outcome.account.kind.word,
-                    status: outcome.status.rawValue, format: outcome.format, daysParsed: outcome.daysParsed,
+                    status: outcome.status == .doneEarlier && outcome.wroteNothing ? "nothing-in-window-earlier" : outcome.status.rawValue, format: outcome.format, daysParsed: outcome.daysParsed,
                     firstDay: outcome.firstDay?.description, lastDay: outcome.lastDay?.description,
                     totalSteps: summarizing && outcome.status == .done ? outcome.totalSteps : nil,
                     skippedRecords: outcome.skippedRecords,
@@ -127,7 +137,7 @@ struct BatchReport: Encodable {
                     },
                     daysToSend: outcome.daysToSend, daysSent: outcome.daysSent,
                     daysWritten: outcome.daysWritten, daysNotSent: outcome.daysNotSent, requests: outcome.requests,
-                    plan: outcome.plan.map { Plan(write: $0.write, overwrite: $0.overwrite, same: $0.same, keep: $0.keep) },
+                    plan: outcome.plan.map { Plan(write: $0.write, overwrite: $0.overwrite, same: $0.same, keep: $0.keep, skip: $0.skip) },
                     error: outcome.error, exitStatus: outcome.errorStatus?.rawValue,
                     seconds: (outcome.seconds * 100).rounded() / 100, finishedAt: outcome.finishedAt?.formatted(.iso8601))
         }
@@ -136,6 +146,10 @@ struct BatchReport: Encodable {
     /// The last line of the table: the accounts by outcome.
     var footer: String {
         var parts = ["\(counts.done + counts.doneEarlier) done" + (counts.doneEarlier > 0 ? " (\(counts.doneEarlier) in earlier runs)" : "")]
+        if counts.nothingInWindow > 0 {
+            let earlier = counts.nothingInWindowEarlier > 0 ? ", \(counts.nothingInWindowEarlier) in earlier runs" : ""
+            parts.append("\(counts.nothingInWindow) with nothing written (no day inside the server's window\(earlier))")
+        }
         if counts.failed > 0 { parts.append("\(counts.failed) failed") }
         if counts.interrupted > 0 { parts.append("\(counts.interrupted) interrupted") }
         if counts.notRun > 0 { parts.append("\(counts.notRun) not run") }
@@ -200,7 +214,7 @@ enum BatchTable {
         case .failed:
             let first = (outcome.error ?? "").split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
             return "failed: " + first
-        case .doneEarlier: return "done earlier"
+        case .doneEarlier: return outcome.wroteNothing ? "nothing-in-window earlier" : "done earlier"
         default: return outcome.status.rawValue
         }
     }

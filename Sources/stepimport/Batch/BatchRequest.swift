@@ -67,6 +67,7 @@ extension BatchRequest {
     /// `--post` and what goes with it; `--journal` and `--redo` need a post that writes.
     private static let posting = OptionGroup<BatchRequest>(
         "posting", gate: "--post", usage: .always, synopsisOrder: ["--plan", "--keep-existing", "--journal", "--redo"],
+        opensGate: ["--plan", "--dry-run"],
         options: [
             .post(help: "Post each account's days with its own token."),
             .apiURL(help: "The backend (or STEPIMPORT_API_URL)."),
@@ -77,9 +78,9 @@ extension BatchRequest {
                 with --shard 2/4).
                 """) { $0.options.journal = $1 }.usage(.helpOnly),
             .flag("--redo", help: "Run the accounts the journal says are done, too.") { $0.options.redo = true }.usage(.helpOnly),
-            .plan(help: "Per account, count the days a post would write, overwrite, leave the same or keep. Writes nothing."),
+            .plan(help: "Per account, count the days a post would write, overwrite, leave the same or keep, and those the server would skip. Writes nothing; implies --post."),
             .keepExisting(help: "Post only the days the server has no value for."),
-            .dryRun(help: "Count the requests per account; send nothing."),
+            .dryRun(help: "Count the requests per account; send nothing; implies --post."),
             .sendAll(help: "Send days outside the server's window too."),
             .retries(help: "Retries per request (default 5)."),
             .timeout(help: "Time limit of one request (default 60)."),

@@ -59,14 +59,14 @@ struct PostCommand {
             if options.plan {
                 report.outcome = .plan
                 try write { (sink) throws(OutputError) in try format.writer.writePlan(prepared, zone: traineeZone, to: sink) }
-                summarize(report, plan: prepared.plan)
+                summarize(report, plan: prepared.plan, posting: false)
                 try writeReport(report)
                 return
             }
             if options.dryRun {
                 report.outcome = .dryRun
                 try write { (sink) throws(OutputError) in try format.writer.writeBatches(prepared.plan, to: sink) }
-                summarize(report, plan: prepared.plan)
+                summarize(report, plan: prepared.plan, posting: false)
                 try writeReport(report)
                 return
             }
@@ -107,19 +107,34 @@ struct PostCommand {
         }
     }
 
-    /// What will be sent and what not, before any request.
-    private func summarize(_ report: UploadReport, plan: UploadPlan) {
-        guard !quiet else { return }
+    /// What will be sent and what not, before any request. `posting`: a post, not `--plan` or `--dry-run`.
+    private func summarize(_ report: UploadReport, plan: UploadPlan, posting: Bool = true) {
         var held: [String] = []
         if report.heldTooOld > 0 { held.append("\(report.heldTooOld) older than the server's 90-day window") }
         if report.heldInFuture > 0 { held.append("\(report.heldInFuture) more than a day ahead") }
         if !report.heldInvalid.isEmpty { held.append("\(report.heldInvalid.count) invalid") }
         if report.heldKeptExisting > 0 { held.append("\(report.heldKeptExisting) already on the server (--keep-existing)") }
-        let window = plan.window.map { " (window \($0.lowerBound) to \($0.upperBound) in \(traineeZone.identifier))" } ?? " (--send-all)"
-        diagnostics.note("post: \(report.daysParsed) days with steps; \(report.daysToSend) to send in \(report.batches.count) request\(report.batches.count == 1 ? "" : "s")\(window)"
-                         + (held.isEmpty ? "" : "; not sent: " + held.joined(separator: ", ")))
+        if !quiet {
+            let window = plan.window.map { " (window \($0.lowerBound) to \($0.upperBound) in \(traineeZone.identifier))" } ?? " (--send-all)"
+            diagnostics.note("post: \(report.daysParsed) days with steps; \(report.daysToSend) to send in \(report.batches.count) request\(report.batches.count == 1 ? "" : "s")\(window)"
+                             + (held.isEmpty ? "" : "; not sent: " + held.joined(separator: ", ")))
+        }
         for day in report.heldInvalid {
             diagnostics.warn("post: \(day.date) (\(day.steps) steps) not sent: \(day.reason)")
+        }
+        if plan.nothingInWindow {
+            // A post ends with the error that says so; a plan or a dry run says it here.
+            if !posting {
+                diagnostics.warn("post: none of the \(Plural.count(plan.daysGiven, "day")) with steps is inside the server's "
+                                 + "window (the last \(UploadRules.windowPastDays) days in the trainee's zone): a post would write nothing")
+            }
+        } else if report.heldTooOld > 0 {
+            // Some days written, older ones left: what the API could not take, in one line.
+            diagnostics.warn("post: \(Plural.count(report.heldTooOld, "day")) older than the server's window not sent: "
+                             + "the API takes only the last \(UploadRules.windowPastDays) days in the trainee's zone")
+        } else if report.sentOutsideWindow > 0 {
+            diagnostics.warn("post: \(Plural.count(report.sentOutsideWindow, "day")) older than the server's window sent "
+                             + "(--send-all): the server skips \(report.sentOutsideWindow == 1 ? "it" : "them"), as its contract says")
         }
     }
 
@@ -127,7 +142,9 @@ struct PostCommand {
     private func finish(_ report: UploadReport) {
         let retried = report.batchesRetried > 0 ? ", \(report.batchesRetried) retried" : ""
         let answered = report.batches.filter { $0.written != nil }.count
-        diagnostics.note("post: \(report.outcome.rawValue): sent \(report.daysSent) of \(report.daysToSend) days in \(answered) of \(report.batches.count) requests\(retried); the server wrote \(report.daysWritten)")
+        let skipped = report.sentOutsideWindow > 0 && report.outcome == .complete
+            ? " (it skipped the \(report.sentOutsideWindow) older than its window)" : ""
+        diagnostics.note("post: \(report.outcome.rawValue): sent \(report.daysSent) of \(report.daysToSend) days in \(answered) of \(report.batches.count) requests\(retried); the server wrote \(report.daysWritten)\(skipped)")
         if report.outcome == .interrupted || report.outcome == .failed, let next = report.batches.first(where: { $0.written == nil }) {
             diagnostics.note("post: days from \(next.first) on were not sent; running the same command again is safe (the server replaces each day)")
         }

@@ -187,6 +187,9 @@ enum HelpText {
             0   Every account of the shard is done (in this run or an earlier one).
             1   Some accounts failed or were not run; the others are done. The table, the
                 report and stderr name them; the same command again retries only them.
+            3   No account failed, but some had no day inside the server's window (the
+                last 90 days in the trainee's zone): nothing was written for them
+                (status nothing-in-window; the journal keeps it, a re-run skips them).
             64  Usage error.
             65  The manifest is not valid (every problem is listed); nothing was done.
             66  The manifest does not exist.
@@ -221,15 +224,19 @@ enum HelpText {
         74  The input could not be read (permissions, I/O error, no room for a
             temporary copy in $TMPDIR), or the results could not be written.
         With --post:
+        3   Nothing was written: every day is outside the server's window (the last
+            90 days in the trainee's zone); the last line says so.
         69  The server could not be reached (refused, dropped, timed out, TLS).
         75  The server kept failing (429, 5xx) until the retries ran out.
         76  The server answered against the contract (a redirect, a bad answer, or
-            a days count other than the days sent: fewer written, or more).
+            a days count other than the days it keeps: fewer written, or more).
         77  The server refused the token (401, 403).
         78  Missing or unusable configuration (API URL, token, CA file, libcurl);
             checked before any parsing.
         130 Interrupted by Ctrl-C, between requests; the report says how far it got.
-        Status 0 means every day meant to be written was written.
+        Status 0 means every day meant to be written was written (days older than
+        the window are not sent, or with --send-all skipped by the server: a warning
+        counts them).
         Stopped by a signal: 130 (SIGINT, Ctrl-C), 143 (SIGTERM), 129 (SIGHUP);
         temporary files are removed first.
         """)

@@ -137,7 +137,8 @@ extension ReadRequest {
         finish: checkDates)
 
     /// `--post` and the options that go with it, the same for `apple` and `hc`.
-    private static let posting = OptionGroup<ReadRequest>("posting", gate: "--post", usage: .helpOnly, options: [
+    private static let posting = OptionGroup<ReadRequest>("posting", gate: "--post", usage: .helpOnly,
+                                                          opensGate: ["--plan", "--dry-run"], options: [
         .post(help: .asWritten("""
             Post the totals to POST /v1/trainee/health/days instead
             of printing them: checked, in date order, at most 90
@@ -155,10 +156,10 @@ extension ReadRequest {
             is today in it (days older than 90 days or more than a
             day ahead are skipped by the server, so not sent).
             """)),
-        .sendAll(help: "Send days older than the window too (never days more than one day ahead)."),
-        .plan(help: "Show, per day, the server's value and the new one, and what a post would do. Writes nothing. With --format json or csv, rows for programs."),
+        .sendAll(help: "Send days older than the window too (never days more than one day ahead); the server skips them, as its contract says."),
+        .plan(help: "Show, per day, the server's value and the new one, and what a post would do (with --send-all, which days the server will skip). Writes nothing; implies --post. With --format json or csv, rows for programs."),
         .keepExisting(help: "Post only the days the server has no value for (never overwrite a hand-typed value)."),
-        .dryRun(help: "Show the requests that would be sent; send nothing. With --format json, each request's exact body on a line; csv, request,date,steps rows."),
+        .dryRun(help: "Show the requests that would be sent; send nothing; implies --post. With --format json, each request's exact body on a line; csv, request,date,steps rows."),
         .retries(help: .asWritten("""
             Retries per request for 429, 5xx, time-outs and dropped
             connections, with backoff and Retry-After (default 5).

@@ -64,6 +64,7 @@ extension UploadError {
     /// The `error` of the `--report` file: the message, without the prefix for a shortfall.
     var reportText: String {
         if case .fewerDaysWritten = self { return "\(shortfall) (is --tz the trainee's zone?)" }
+        if case .nothingInWindow = self { return description }
         return message
     }
 }
