@@ -121,6 +121,7 @@ extension BatchManifest {
         private var columns: [String: Int] = [:]
         private var firstLineOfAccount: [String: Int] = [:]
         private var warnedTokenFiles: Set<String> = []
+        private var warnedZones: Set<String> = []
 
         init(directory: String, environment: [String: String], needsTokens: Bool) {
             self.directory = directory
@@ -328,6 +329,9 @@ extension BatchManifest {
                 problem(line, Column.tz, "\(quoted(value)) is not a zone this system knows\(meant): "
                     + "write Area/City, such as Europe/Berlin, UTC, or an offset such as +05:30")
                 return nil
+            }
+            if let caution = ZoneCaution(zone), warnedZones.insert(zone.identifier).inserted {
+                warnings.append("tz \(caution) (line \(line), and any other line with \(quoted(zone.identifier)))")
             }
             return zone
         }

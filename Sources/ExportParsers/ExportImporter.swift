@@ -146,14 +146,22 @@ public struct ExportImporter {
 }
 
 extension ImportResult {
-    /// The one UTC offset every sample of an Apple export carries, when its days span more than
-    /// 60: Apple writes each timestamp with the phone's offset at export time, so in a zone with
-    /// daylight saving the dates near midnight may be an hour off (the remedy is the trainee's zone).
-    /// `first` and `last` are the first and last days shown.
-    public func exportTimeOffset(_ statistics: AggregationStats, from first: LocalDate?, to last: LocalDate?) -> Int32? {
+    /// The one UTC offset every sample of an Apple export carries, with the first change of
+    /// clocks inside the days shown (`first` to `last`) in a zone at that offset: Apple writes
+    /// each timestamp with the phone's offset at export time, so across such a date the days near
+    /// midnight may be an hour off (the remedy is the trainee's zone, `--tz`). nil when the samples
+    /// carry several offsets, or all lie on one side of every such change.
+    public func exportTimeOffset(_ statistics: AggregationStats, from first: LocalDate?, to last: LocalDate?) -> ExportTimeOffset? {
         guard family == .appleHealth, statistics.offsets.count == 1, let first, let last,
-              Int(last.daysSinceEpoch) - Int(first.daysSinceEpoch) > 60
+              let change = ClockChange.first(atOffset: statistics.offsets[0], from: first, to: last)
         else { return nil }
-        return statistics.offsets[0]
+        return ExportTimeOffset(offset: statistics.offsets[0], change: change)
     }
+}
+
+/// The one offset of an Apple export and a change of clocks it was carried across.
+public struct ExportTimeOffset: Equatable, Sendable {
+    /// Seconds east of UTC.
+    public let offset: Int32
+    public let change: ClockChange
 }

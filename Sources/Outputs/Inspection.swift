@@ -16,8 +16,9 @@ public struct Inspection {
     public let sources: [SourceCensus.Source]
     public let offsets: [SourceCensus.OffsetCount]
     public let withoutOffset: Int
-    /// The one offset of a long Apple export (the daylight-saving hint), from `ImportResult.exportTimeOffset`.
-    public let exportTimeOffset: Int32?
+    /// The one offset of an Apple export carried across a change of clocks (the daylight-saving
+    /// hint), from `ImportResult.exportTimeOffset`.
+    public let exportTimeOffset: ExportTimeOffset?
     /// The hint's sentence for people, given exactly when there is an `exportTimeOffset`.
     public let exportTimeOffsetHint: String?
     public let statistics: AggregationStats
@@ -30,7 +31,7 @@ public struct Inspection {
 
     public init(path: String, result: ImportResult, inventory: ExportInventory, places: [String],
                 sources: [SourceCensus.Source], offsets: [SourceCensus.OffsetCount], withoutOffset: Int,
-                exportTimeOffset: Int32?, exportTimeOffsetHint: String?, statistics: AggregationStats, days: [DayTotal],
+                exportTimeOffset: ExportTimeOffset?, exportTimeOffsetHint: String?, statistics: AggregationStats, days: [DayTotal],
                 refused: [(day: DayTotal, refusal: DayRefusal)], zone: ZoneRule, zoneWords: String) {
         self.path = path
         self.result = result

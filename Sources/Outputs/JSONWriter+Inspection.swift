@@ -43,7 +43,10 @@ extension JSONWriter {
             "{\"offset\":\"\(OffsetText.format(offset.seconds))\",\"seconds\":\(offset.seconds),\"samples\":\(offset.samples)}"
         }.joined(separator: ",") + "]")
         field("withoutOffset", String(inspection.withoutOffset))
-        field("exportTimeOffset", inspection.exportTimeOffset.map { "\"\(OffsetText.format($0))\"" } ?? "null")
+        field("exportTimeOffset", inspection.exportTimeOffset.map { "\"\(OffsetText.format($0.offset))\"" } ?? "null")
+        field("clockChange", inspection.exportTimeOffset.map {
+            "{\"date\":\"\($0.change.date)\",\"zone\":\(JSONString.literal($0.change.zone))}"
+        } ?? "null")
         let statistics = inspection.statistics
         field("stepRecords", String(statistics.samples))
         field("duplicates", String(statistics.duplicates))

@@ -185,6 +185,22 @@ struct BatchTestFolder {
         #expect(!warning.contains(secret))
     }
 
+    @Test func aZoneThatIsNoPlaceIsTakenWithOneWarningANameAndTheCitiesMeant() throws {
+        let folder = try folder()
+        defer { folder.remove() }
+        let result = try manifest(folder, """
+            account,file,kind,token_file,tz
+            ann,exports/ann.zip,apple,tokens/ann,EST
+            bob,exports/bob.json,hc,tokens/ann,EST
+            cat,exports/bob.json,hc,tokens/ann,Europe/Berlin
+            """)
+        #expect(result.accounts.count == 3)
+        #expect(result.warnings.count == 1, "one warning per zone name, not per row: \(result.warnings)")
+        let warning = try #require(result.warnings.first)
+        #expect(warning.contains("EST is UTC-05:00 all year") && warning.contains("America/New_York"))
+        #expect(warning.contains("line 2"))
+    }
+
     @Test func anEmptyTokenVariableIsAProblem() throws {
         let folder = try folder()
         defer { folder.remove() }

@@ -14,6 +14,9 @@ struct InspectCommand {
 
     func run() throws(CommandError) {
         let options = request.read
+        if case .zone(let zone) = options.zone, let caution = ZoneCaution(zone) {
+            diagnostics.warn("--tz \(caution)")
+        }
         let aggregator = DayAggregator(rule: options.zone)
         let census = SourceCensus(passingOn: aggregator)
         let meter = diagnostics.showsProgress && options.progress ? ProgressMeter() : nil

@@ -44,8 +44,10 @@ struct HighestSourceMetrics: MetricReadRule {
         metrics.contains(.steps) ? aggregator.steps.dayTotals(in: days.days.range) : nil
     }
 
-    func report(_ result: ImportResult, _ days: MetricReadDays, seconds: Double, by command: ReadCommand) {
-        command.reportMetrics(result, aggregator, statistics, allDays: days.days.all, days: days.days.shown, seconds: seconds)
+    func report(_ result: ImportResult, _ days: MetricReadDays, seconds: Double, timeOffset: ExportTimeOffset?,
+                by command: ReadCommand) {
+        command.reportMetrics(result, aggregator, statistics, allDays: days.days.all, days: days.days.shown, seconds: seconds,
+                              timeOffset: timeOffset)
     }
 }
 
@@ -53,7 +55,7 @@ extension ReadCommand {
     /// The summary on stderr: what was read, then a line per metric (records, duplicates, values
     /// left out as implausible, days with a value), then the zone notes.
     func reportMetrics(_ result: ImportResult, _ aggregator: MetricAggregator, _ statistics: AggregationStats,
-                               allDays: [MetricDay], days: [MetricDay], seconds: Double) {
+                               allDays: [MetricDay], days: [MetricDay], seconds: Double, timeOffset: ExportTimeOffset?) {
         diagnostics.warnSkipped(result.summary, noun: "invalid record", consequence: "; the values of their days may be low")
         guard !options.quiet else { return }
         reportRead(result.summary, seconds: seconds)
@@ -71,9 +73,8 @@ extension ReadCommand {
         if !absent.isEmpty {
             diagnostics.note(MetricWords.absent(absent))
         }
-        if case .recordedOffset = options.zone,
-           let offset = result.exportTimeOffset(statistics, from: days.first?.date, to: days.last?.date) {
-            diagnostics.note(ExportTimeOffsetWords.hint(offset))
+        if let timeOffset {
+            diagnostics.note(ExportTimeOffsetWords.hint(timeOffset))
         }
     }
 }

@@ -23,7 +23,8 @@ struct PrioritySteps: ReadRule {
     var statistics: AggregationStats { aggregator.statistics }
     var priority: [String]? { aggregator.priority ?? [] }
 
-    func report(_ result: ImportResult, _ days: ReadDays<DayTotal>, seconds: Double, by command: ReadCommand) {
+    func report(_ result: ImportResult, _ days: ReadDays<DayTotal>, seconds: Double, timeOffset: ExportTimeOffset?,
+                by command: ReadCommand) {
         command.reportPriority(result, [aggregator], seconds: seconds)
         command.reportZone(statistics)
     }
@@ -66,7 +67,8 @@ struct PriorityMetrics: MetricReadRule {
 
     func steps(_ days: MetricReadDays) -> [DayTotal]? { nil }
 
-    func report(_ result: ImportResult, _ days: MetricReadDays, seconds: Double, by command: ReadCommand) {
+    func report(_ result: ImportResult, _ days: MetricReadDays, seconds: Double, timeOffset: ExportTimeOffset?,
+                by command: ReadCommand) {
         command.reportPriority(result, aggregator.aggregators, seconds: seconds)
         command.reportZone(statistics)
     }

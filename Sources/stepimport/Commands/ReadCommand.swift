@@ -17,6 +17,9 @@ struct ReadCommand {
     let diagnostics: Diagnostics
 
     func run() throws(CommandError) {
+        if case .zone(let zone) = options.zone, let caution = ZoneCaution(zone) {
+            diagnostics.warn("--tz \(caution)")
+        }
         // A missing token or URL fails before any parsing work.
         let post = try options.post.map { (postOptions) throws(CommandError) in
             try PostCommand.prepare(postOptions, zone: options.zone, format: options.format, diagnostics: diagnostics,
@@ -43,25 +46,29 @@ struct ReadCommand {
         }
         let days = rule.days(in: DayRange(since: options.since, until: options.until).closedRange)
         let filtered = rule.filtered(days)
+        // Without --tz, the one offset of an Apple export across a change of clocks (the days shown).
+        let timeOffset = options.zone == .recordedOffset
+            ? result.exportTimeOffset(rule.statistics, from: filtered.kept.first, to: filtered.kept.last) : nil
         if let post {
             // The options let --post through with the highest-source steps rule only, which gives steps.
             guard let steps = rule.steps(days) else {
                 throw .upload(.configuration("--post sends steps, and this rule gives none"))
             }
-            rule.report(result, days, seconds: Date().timeIntervalSince(started), by: self)
+            rule.report(result, days, seconds: Date().timeIntervalSince(started), timeOffset: timeOffset, by: self)
             reportExcluded(exclusion)
             reportFiltered(all: filtered.all, kept: filtered.kept, with: filtered.what)
             try post.run(steps)
             return
         }
-        let layout = DayLayout(bySource: options.bySource, zoneDescription: zoneDescription(rule.statistics),
+        let layout = DayLayout(bySource: options.bySource,
+                               zoneDescription: zoneDescription(rule.statistics) + (timeOffset.map(ExportTimeOffsetWords.footer) ?? ""),
                                priority: rule.priority)
         let writer = options.format.writer
         // Everything is computed before the first byte goes to stdout: an error never leaves partial totals.
         try CommandError.writeResults { (sink) throws(OutputError) in
             try rule.write(days, with: writer, layout, to: sink)
         }
-        rule.report(result, days, seconds: Date().timeIntervalSince(started), by: self)
+        rule.report(result, days, seconds: Date().timeIntervalSince(started), timeOffset: timeOffset, by: self)
         reportExcluded(exclusion)
         reportFiltered(all: filtered.all, kept: filtered.kept, with: filtered.what)
         if let steps = rule.steps(days) {
@@ -192,7 +199,7 @@ struct ReadCommand {
     /// The summary on stderr. `days` are those shown, `allDays` those before `--since`/`--until`
     /// (the sources line speaks of the whole export, as the record counts do).
     func report(_ result: ImportResult, _ statistics: AggregationStats, days: [DayTotal], allDays: [DayTotal],
-                        seconds: Double) {
+                        seconds: Double, timeOffset: ExportTimeOffset?) {
         let summary = result.summary
         diagnostics.warnSkipped(summary, consequence: "; the totals of their days are low")
         guard !options.quiet else { return }
@@ -220,8 +227,8 @@ struct ReadCommand {
                 let count = statistics.withoutOffset
                 diagnostics.note("\(Plural.count(count, "record")) \(count == 1 ? "carries" : "carry") no UTC offset and \(count == 1 ? "was" : "were") taken as UTC; --tz Area/City places \(count == 1 ? "it" : "them") in the trainee's zone")
             }
-            if let offset = result.exportTimeOffset(statistics, from: days.first?.date, to: days.last?.date) {
-                diagnostics.note(ExportTimeOffsetWords.hint(offset))
+            if let timeOffset {
+                diagnostics.note(ExportTimeOffsetWords.hint(timeOffset))
             }
         case .zone(let zone):
             if statistics.wallClockInZone > 0 {

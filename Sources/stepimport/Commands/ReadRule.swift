@@ -27,8 +27,9 @@ protocol ReadRule {
     /// The step totals within `--since`/`--until`, which `--post` sends and the refusals list
     /// speaks of; nil when the rule gives none.
     func steps(_ days: Days) -> [DayTotal]?
-    /// The rule's summary on stderr, from what was read to its zone notes.
-    func report(_ result: ImportResult, _ days: Days, seconds: Double, by command: ReadCommand)
+    /// The rule's summary on stderr, from what was read to its zone notes; `timeOffset` is the
+    /// daylight-saving hint of the days shown (`ImportResult.exportTimeOffset`).
+    func report(_ result: ImportResult, _ days: Days, seconds: Double, timeOffset: ExportTimeOffset?, by command: ReadCommand)
 }
 
 /// The days of one read: every day with a value, and those within `--since`/`--until`.
@@ -60,8 +61,9 @@ struct HighestSourceSteps: ReadRule {
     var statistics: AggregationStats { aggregator.statistics }
     var priority: [String]? { nil }
 
-    func report(_ result: ImportResult, _ days: ReadDays<DayTotal>, seconds: Double, by command: ReadCommand) {
-        command.report(result, statistics, days: days.shown, allDays: days.all, seconds: seconds)
+    func report(_ result: ImportResult, _ days: ReadDays<DayTotal>, seconds: Double, timeOffset: ExportTimeOffset?,
+                by command: ReadCommand) {
+        command.report(result, statistics, days: days.shown, allDays: days.all, seconds: seconds, timeOffset: timeOffset)
     }
 }
 

@@ -146,7 +146,7 @@ enum HelpText {
         export date, HealthKit export version; Health Connect: user_version and tables;
         Takeout: which copies of the steps are present); the records of every type; the
         step sources with their first and last day; the UTC offsets the samples carry
-        and whether one offset covers a long export (then --tz matters); the exact
+        and whether one offset spans a change of clocks (then --tz matters); the exact
         duplicates; and the days the server would refuse (over 100,000 steps, before
         2000, more than a day after today in the --tz zone, else this machine's).
         """
