@@ -7,7 +7,8 @@ It favours being obviously correct over being fast.
 
 Usage:
     scripts/reference_totals.py [--tz Area/City] [--since YYYY-MM-DD]
-                                [--until YYYY-MM-DD] [-o OUT.json] INPUT
+                                [--until YYYY-MM-DD] [--exclude-manual]
+                                [-o OUT.json] INPUT
 
 INPUT is an Apple Health export.zip (also a zip holding that zip) or a bare
 export XML. Output (stdout, or -o): JSON
@@ -35,6 +36,8 @@ Rules (see docs/rules.md, "The highest-source rule"):
     and rounded half away from zero. Per day the highest source wins; ties go to
     the source name that sorts first by Unicode code point. Days whose winning
     total is 0 are dropped. --since/--until keep days in [since, until].
+  * --exclude-manual leaves out the step records typed in by hand: those with a
+    <MetadataEntry key="HKWasUserEntered" value="1"/> inside them.
 """
 
 from __future__ import annotations
@@ -279,7 +282,8 @@ def pieces_zone(start: int, end: int, zone: ZoneInfo):
 # Main computation
 # --------------------------------------------------------------------------
 
-def compute(path: str, zone: ZoneInfo | None, since: str | None, until: str | None):
+def compute(path: str, zone: ZoneInfo | None, since: str | None, until: str | None,
+            exclude_manual: bool = False):
     notes: list[str] = []
     errors: list[str] = []
     stats = {
@@ -300,6 +304,7 @@ def compute(path: str, zone: ZoneInfo | None, since: str | None, until: str | No
         "min_start": None,
         "max_end": None,
         "top_level_elements": {},
+        "hand_entered_left_out": 0,
     }
 
     stream, described = open_input(path, notes)
@@ -315,6 +320,10 @@ def compute(path: str, zone: ZoneInfo | None, since: str | None, until: str | No
     def handle_record(el: ET.Element):
         a = el.attrib
         stats["step_records_top_level"] += 1
+        if exclude_manual and any(m.get("key") == "HKWasUserEntered" and m.get("value") == "1"
+                                  for m in el.iter("MetadataEntry")):
+            stats["hand_entered_left_out"] += 1
+            return
         src = a.get("sourceName", UNKNOWN_SOURCE)
         unit = a.get("unit", "(none)")
         stats["units"][unit] = stats["units"].get(unit, 0) + 1
@@ -562,6 +571,8 @@ def main(argv=None) -> int:
                     help="place every sample in this IANA zone (default: the offset in each startDate)")
     ap.add_argument("--since", type=valid_day, metavar="YYYY-MM-DD", help="first day kept (inclusive)")
     ap.add_argument("--until", type=valid_day, metavar="YYYY-MM-DD", help="last day kept (inclusive)")
+    ap.add_argument("--exclude-manual", action="store_true",
+                    help="leave out step records typed in by hand (HKWasUserEntered = 1)")
     ap.add_argument("-o", "--output", metavar="FILE", help="write the JSON here instead of stdout")
     args = ap.parse_args(argv)
 
@@ -573,7 +584,7 @@ def main(argv=None) -> int:
             print(f"error: unknown time zone {args.tz!r}", file=sys.stderr)
             return 2
     try:
-        result, info = compute(args.input, zone, args.since, args.until)
+        result, info = compute(args.input, zone, args.since, args.until, args.exclude_manual)
     except (InputError, OSError, zipfile.BadZipFile) as ex:
         print(f"error: {ex}", file=sys.stderr)
         return 2

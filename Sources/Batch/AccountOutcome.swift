@@ -37,6 +37,8 @@ public struct AccountOutcome: Sendable {
     public var skippedRecords = 0
     /// Records left out by source (`--exclude-source`, `exclude_sources`), per source.
     public var excludedSources: [SourceExclusion.Excluded] = []
+    /// Records typed in by hand, per source: left out with `--exclude-manual`, else counted.
+    public var handEntries: [HandEntries.Source] = []
     /// Days meant for the server after the checks.
     public var daysToSend = 0
     public var daysSent = 0

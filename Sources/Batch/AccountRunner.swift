@@ -62,21 +62,23 @@ public struct AccountRunner: Sendable {
     /// The account's day totals in its zone; fills in what was read.
     private func read(_ account: BatchAccount, into outcome: inout AccountOutcome) throws(AccountFailure) -> [DayTotal] {
         let aggregator = DayAggregator(rule: account.zoneRule)
+        let handEntries = HandEntries(excludes: settings.excludeManual, zone: account.zoneRule, next: aggregator)
         let patterns = settings.excludedSources + account.excludedSources
-        let exclusion = patterns.isEmpty ? nil : SourceExclusion(patterns: patterns, next: aggregator)
+        let exclusion = patterns.isEmpty ? nil : SourceExclusion(patterns: patterns, next: handEntries)
         let summary: ImportSummary
         do throws(ExportError) {
             // The manifest's kind is the account's, even when its export cannot be opened; auto is known once opened.
             if account.kind != .auto { outcome.kind = account.kind.word }
             let importer = try ExportImporter.open(path: account.file, as: account.kind)
             outcome.kind = importer.family.command
-            summary = try importer.read(into: exclusion ?? aggregator, options: settings.importOptions).summary
+            summary = try importer.read(into: exclusion ?? handEntries, options: settings.importOptions).summary
             try aggregator.finish()
         } catch {
             throw .export(error)
         }
         outcome.format = summary.format
         outcome.excludedSources = exclusion?.excluded ?? []
+        outcome.handEntries = handEntries.sources
         outcome.skippedRecords = summary.skippedRecords
         if summary.skippedRecords > 0 {
             observer.skippedRecords(summary.skippedRecords, in: account)

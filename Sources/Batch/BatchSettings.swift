@@ -51,6 +51,8 @@ public struct BatchSettings: Sendable {
     /// Sources left out of every account before the day rule (`--exclude-source`); each account's
     /// manifest row may add more.
     public var excludedSources: [SourcePattern] = []
+    /// `--exclude-manual`: records typed in by hand are left out for every account.
+    public var excludeManual = false
     /// Hand libxml2 every record of an Apple export (`--strict-xml`, `ImportOptions.strictXML`).
     public var strictXML = false
 

@@ -75,6 +75,8 @@ public struct ImportResult {
     public let summary: ImportSummary
     /// What the export holds besides steps, when `ImportOptions.takesInventory` asked; else nil.
     public var inventory: ExportInventory? = nil
+    /// The formats of the table that read it, each once, in the order they read.
+    public var formats: [ExportFormat] = []
 }
 
 /// The one importer: an input and a choice of reader in; samples into a sink and a summary out.
@@ -136,11 +138,12 @@ public struct ExportImporter {
         case .apple(let stream):
             let apple = try AppleHealthImport.read(stream, into: sink, options: options)
             return ImportResult(family: family, summary: apple.importSummary,
-                                inventory: options.takesInventory ? apple.inventory : nil)
+                                inventory: options.takesInventory ? apple.inventory : nil, formats: [AppleHealthReader.format])
         case .android(let input, let forced):
             var session = ReadSession(sink: sink, options: options, forced: forced, limits: limits)
             try AndroidImport.read(input, in: &session)
-            return ImportResult(family: family, summary: session.summary, inventory: session.inventory)
+            return ImportResult(family: family, summary: session.summary, inventory: session.inventory,
+                                formats: session.formatsRead.compactMap(ExportFormats.format))
         }
     }
 }

@@ -37,6 +37,7 @@ extension JSONWriter {
         }.joined(separator: ",") + "]")
         field("sources", "[" + inspection.sources.map { source in
             "{\"name\":\(string(source.name)),\"records\":\(source.samples),\"dayTotals\":\(source.dayTotals),"
+                + "\"enteredByHand\":{\"records\":\(source.enteredByHand),\"steps\":\(Int(source.stepsEnteredByHand.rounded()))},"
                 + "\"firstDay\":\(date(source.firstDay)),\"lastDay\":\(date(source.lastDay))}"
         }.joined(separator: ",") + "]")
         field("offsets", "[" + inspection.offsets.map { offset in

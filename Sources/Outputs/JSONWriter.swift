@@ -12,7 +12,8 @@ public struct JSONWriter: ResultsWriter {
 
     /// The plain days are `DaysRequestBody`'s body. By source:
     /// `{"days":[{"date","steps","source","sources":[{"source","steps","winner"}]}]}`; under
-    /// hc-priority `"rule":"hc-priority"` first, and each source's `"priority"` for `"winner"`.
+    /// hc-priority `"rule":"hc-priority"` first, and each source's `"priority"` for `"winner"`; a
+    /// source whose steps came partly from hand entries has `"enteredByHand":true`.
     public func writeDayTotals(_ days: [DayTotal], _ layout: DayLayout, to sink: any OutputSink) throws(OutputError) {
         guard layout.bySource else {
             return try sink.write(DaysRequestBody.json(days) + "\n")
@@ -25,7 +26,8 @@ public struct JSONWriter: ResultsWriter {
             for (rank, source) in day.sources.enumerated() {
                 if rank > 0 { out += "," }
                 let mark = priority.map { "\"priority\":\(priorityPlace(of: source.source, in: $0))" } ?? "\"winner\":\(rank == 0)"
-                out += "{\"source\":\(JSONString.literal(source.source)),\"steps\":\(source.steps),\(mark)}"
+                let byHand = layout.byHand(day.date, source.source) ? ",\"enteredByHand\":true" : ""
+                out += "{\"source\":\(JSONString.literal(source.source)),\"steps\":\(source.steps),\(mark)\(byHand)}"
             }
             out += "]}"
             try sink.write(out)

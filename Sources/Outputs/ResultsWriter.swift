@@ -28,11 +28,30 @@ public struct DayLayout: Sendable {
     /// Under `--rule hc-priority`, the priority list used (sources, highest first): each day is then
     /// Health Connect's total, its sources what each app gave, with its place in the list.
     public let priority: [String]?
+    /// With `bySource`: the sources' days whose steps came partly from records typed in by hand.
+    public let enteredByHand: Set<SourceDay>
 
-    public init(bySource: Bool, zoneDescription: String, priority: [String]? = nil) {
+    public init(bySource: Bool, zoneDescription: String, priority: [String]? = nil, enteredByHand: Set<SourceDay> = []) {
         self.bySource = bySource
         self.zoneDescription = zoneDescription
         self.priority = priority
+        self.enteredByHand = enteredByHand
+    }
+
+    /// Whether `source`'s steps on `date` came partly from hand entries.
+    func byHand(_ date: LocalDate, _ source: String) -> Bool {
+        !enteredByHand.isEmpty && enteredByHand.contains(SourceDay(date: date, source: source))
+    }
+}
+
+/// One source on one day.
+public struct SourceDay: Hashable, Sendable {
+    public let date: LocalDate
+    public let source: String
+
+    public init(date: LocalDate, source: String) {
+        self.date = date
+        self.source = source
     }
 }
 

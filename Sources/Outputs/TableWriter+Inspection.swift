@@ -51,12 +51,20 @@ extension TableWriter {
         } else {
             // The day totals' column only where an export gives day totals (Takeout, day-total CSV and JSON).
             let dayTotals = inspection.sources.contains { $0.dayTotals > 0 }
-            let rows = inspection.sources.map { source in
-                [source.name, String(source.samples)] + (dayTotals ? [String(source.dayTotals)] : [])
-                    + [source.firstDay.map(String.init(describing:)) ?? "-", source.lastDay.map(String.init(describing:)) ?? "-"]
+            // And that of records typed in by hand only where there are some.
+            let byHand = inspection.sources.contains { $0.enteredByHand > 0 }
+            let rows = inspection.sources.map { source -> [String] in
+                var row = [source.name, String(source.samples)]
+                if dayTotals { row.append(String(source.dayTotals)) }
+                if byHand { row.append(Self.byHand(source)) }
+                row.append(source.firstDay.map(String.init(describing:)) ?? "-")
+                row.append(source.lastDay.map(String.init(describing:)) ?? "-")
+                return row
             }
-            out += inspectionGrid(["Source", "Records"] + (dayTotals ? ["Day totals"] : []) + ["First day", "Last day"], rows,
-                        rightAligned: dayTotals ? [1, 2] : [1])
+            var heads = ["Source", "Records"]
+            if dayTotals { heads.append("Day totals") }
+            if byHand { heads.append("By hand") }
+            out += inspectionGrid(heads + ["First day", "Last day"], rows, rightAligned: Set(1..<(heads.count)))
         }
 
         out += "\nUTC offsets\n"
@@ -103,5 +111,11 @@ extension TableWriter {
 
     private func inspectionPad(_ text: String, _ width: Int) -> String {
         text + String(repeating: " ", count: max(0, width - text.count))
+    }
+
+    /// A source's records typed in by hand, with their steps; `-` for none.
+    private static func byHand(_ source: SourceCensus.Source) -> String {
+        guard source.enteredByHand > 0 else { return "-" }
+        return "\(source.enteredByHand) (\(GroupedNumber.format(Int(source.stepsEnteredByHand.rounded()))) steps)"
     }
 }

@@ -18,12 +18,12 @@ public struct TableWriter: ResultsWriter {
             for day in days {
                 table.add([day.date.description, "= the day's total", String(day.steps), ""])
                 for source in day.sources {
-                    table.add(["", "  " + source.source.escapingControlCharacters(), String(source.steps),
-                               String(priorityPlace(of: source.source, in: priority))])
+                    table.add(["", "  " + source.source.escapingControlCharacters() + handMark(day.date, source.source, layout),
+                               String(source.steps), String(priorityPlace(of: source.source, in: priority))])
                 }
             }
             try table.write(to: sink)
-            try sink.write(footer(days, layout)
+            try sink.write(footer(days, layout) + handNote(layout)
                 + "Rule: hc-priority, Health Connect's own total: in each slice of time only the record of the highest-priority\n"
                 + "app counts, pro rata; an app's steps are what its slices gave (rounded), the day's total is their sum cut\n"
                 + "to whole steps. Priority 1 is the highest.\n")
@@ -32,11 +32,13 @@ public struct TableWriter: ResultsWriter {
             for day in days {
                 for (rank, source) in day.sources.enumerated() {
                     table.add([rank == 0 ? day.date.description : "",
-                               (rank == 0 ? "* " : "  ") + source.source.escapingControlCharacters(), String(source.steps)])
+                               (rank == 0 ? "* " : "  ") + source.source.escapingControlCharacters() + handMark(day.date, source.source, layout),
+                               String(source.steps)])
                 }
             }
             try table.write(to: sink)
-            try sink.write(footer(days, layout) + "* the highest source: the day's total. Sources are never added together.\n")
+            try sink.write(footer(days, layout) + "* the highest source: the day's total. Sources are never added together.\n"
+                + handNote(layout))
         } else {
             var table = TextTable(["Date", "Steps", "Source"], rightAligned: [1])
             for day in days {
@@ -47,6 +49,16 @@ public struct TableWriter: ResultsWriter {
                 : "Rule: hc-priority, Health Connect's own total; Source: the app that gave the day the most.\n"
             try sink.write(footer(days, layout) + rule)
         }
+    }
+
+    /// The mark of a source's day whose steps came partly from hand entries.
+    private func handMark(_ date: LocalDate, _ source: String, _ layout: DayLayout) -> String {
+        layout.byHand(date, source) ? " (by hand)" : ""
+    }
+
+    private func handNote(_ layout: DayLayout) -> String {
+        layout.enteredByHand.isEmpty ? ""
+            : "(by hand): partly from records typed in by hand, which count by default; --exclude-manual leaves them out.\n"
     }
 
     /// The table's last lines: how many days, from when to when, the steps in all and a day on

@@ -40,7 +40,8 @@ extension AppDumpJSONParser {
         var position: JSONPosition
         /// A member that only Flutter's `health` writes was seen (`sourcePlatform`).
         var flutterMarker = false
-        var fields = InlineArray<10, Field>(repeating: Field())
+        /// One per `Slot`, by its raw value.
+        var fields = InlineArray<11, Field>(repeating: Field())
 
         init(isArray: Bool, key: Key, position: JSONPosition) {
             self.isArray = isArray

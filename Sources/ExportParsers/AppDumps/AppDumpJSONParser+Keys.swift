@@ -25,6 +25,9 @@ extension AppDumpJSONParser {
         case metadata, data, fitValue
         // Markers of a shape.
         case records, dataSource, sourcePlatform, source_platform
+        // How the record was made (react-native's `metadata.recordingMethod`: 3 or
+        // `RECORDING_METHOD_MANUAL_ENTRY` when typed in by hand).
+        case recordingMethod, recording_method
         // Metric records (`--metric` beyond steps): known only to a parser that reads them, so a
         // steps-only read looks names up in the steps' table alone.
         // An instant's time (resting heart rate, HRV, VO2max, a heart-rate sample): its start.
@@ -90,6 +93,8 @@ extension AppDumpJSONParser {
                 return .offsetID
             case .time:
                 return .start
+            case .recordingMethod, .recording_method:
+                return .recordingMethod
             case .unknown, .metadata, .data, .fitValue, .records, .dataSource, .sourcePlatform, .source_platform,
                  .beatsPerMinute, .heartRateVariabilityMillis, .vo2MillilitersPerMinuteKilogram, .floors, .distance, .energy,
                  .inMeters, .inKilometers, .inMiles, .inFeet, .inInches, .inKilocalories, .inCalories, .inJoules,
@@ -112,14 +117,14 @@ extension AppDumpJSONParser {
 
     /// The fields of an object that matter for a record.
     enum Slot: Int, CaseIterable {
-        case start, end, count, origin, type, date, startOffset, endOffset, offsetSeconds, offsetID
+        case start, end, count, origin, type, date, startOffset, endOffset, offsetSeconds, offsetID, recordingMethod
 
         /// Bytes kept for the field's text; longer values are marked truncated. Every valid time,
         /// number, type or offset is far shorter; a source name longer than this is refused.
         var capacity: Int {
             switch self {
             case .origin: return 1024
-            case .date, .offsetSeconds: return 32
+            case .date, .offsetSeconds, .recordingMethod: return 32
             default: return 64
             }
         }
@@ -138,11 +143,12 @@ extension AppDumpJSONParser {
             case .endOffset: return 1376
             case .offsetSeconds: return 1440
             case .offsetID: return 1472
+            case .recordingMethod: return 1536
             }
         }
 
         /// Bytes of storage for all the fields of one object.
-        static var storage: Int { 1536 }
+        static var storage: Int { 1568 }
     }
 
     /// Finds a member name among the known ones without allocating: an open-addressing table keyed

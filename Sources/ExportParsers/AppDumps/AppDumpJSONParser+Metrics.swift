@@ -467,6 +467,8 @@ extension AppDumpJSONParser.Assembler {
 
     private func hand(_ sample: HealthSample, of metric: Metric, _ index: Int) {
         statistics.metricSamples += 1
+        var sample = sample
+        sample.enteredByHand = enteredByHand(index)
         if let prioritySink, index < modified.count {
             // Under --rule hc-priority, with the record's lastModifiedTime as a step record's.
             let time = modified[index]

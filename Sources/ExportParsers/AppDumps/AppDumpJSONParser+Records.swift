@@ -137,6 +137,9 @@ extension AppDumpJSONParser.Assembler {
             if prioritySink != nil && key == .metadata {
                 passModifiedUp(from: index, to: target)
             }
+            if key == .metadata, field(.recordingMethod, of: index).hasValue, !field(.recordingMethod, of: target).hasValue {
+                copy(.recordingMethod, from: index, to: .recordingMethod, of: target, via: key)
+            }
             // The record's own member wins over one in its metadata.
             let existing = field(.origin, of: target)
             let origin = field(.origin, of: index)
@@ -164,7 +167,8 @@ extension AppDumpJSONParser.Assembler {
     private func stepRecord(_ index: Int, shape: Shape) throws(ParseFailure) {
         statistics.records += 1
         noteShape(shape)
-        guard let sample = try readInterval(index, googleFit: false) else { return }
+        guard var sample = try readInterval(index, googleFit: false) else { return }
+        sample.enteredByHand = enteredByHand(index)
         let origin = field(.origin, of: index)
         if origin.kind == .string && origin.truncated {
             return try invalid(index, "\(origin.name) is longer than \(Slot.origin.capacity) bytes, too long for a source name")
@@ -355,6 +359,19 @@ extension AppDumpJSONParser.Assembler {
     /// Calls `body` with the record's source: its origin (the phone's counter under one name),
     /// or `(unknown)`.
     @inline(__always)
+    /// Whether the record at `index` says it was typed in by hand: a recording method of 3, or a
+    /// name of it (`RECORDING_METHOD_MANUAL_ENTRY`, `MANUAL_ENTRY`, `manual`), in any case.
+    func enteredByHand(_ index: Int) -> Bool {
+        let method = field(.recordingMethod, of: index)
+        guard method.hasValue else { return false }
+        let text = self.text(.recordingMethod, of: index)
+        if text.elementsEqual("3".utf8) { return true }
+        let lowered = text.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        return Self.manualEntryNames.contains { $0.elementsEqual(lowered) }
+    }
+
+    static let manualEntryNames: [[UInt8]] = ["recording_method_manual_entry", "manual_entry", "manual"].map { Array($0.utf8) }
+
     func withSource(_ index: Int, _ body: (UnsafeRawBufferPointer) -> Void) {
         let origin = field(.origin, of: index)
         if origin.kind == .string && origin.length > 0 {

@@ -10,7 +10,7 @@ extension ExportFormatID {
 /// streams given alone: `AppDumpJSONParser`.
 enum AppDumpJSONReader: ExportReader {
     static let format = ExportFormat(id: .appDumpJSON, name: "app JSON dumps", family: .android,
-                                     metrics: HealthConnectDatabaseReader.appMetrics, forcedBy: "json")
+                                     metrics: HealthConnectDatabaseReader.appMetrics, forcedBy: "json", marksHandEntries: true)
 
     /// `{` or `[` after a byte-order mark and white space.
     static func recognises(head: [UInt8], name: String?) -> Bool {

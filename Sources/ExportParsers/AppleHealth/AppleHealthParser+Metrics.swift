@@ -36,7 +36,7 @@ extension AppleHealthParser {
             sample.value = number * factor
         }
         guard checkTimes(sample, start: start, end: end) else { return }
-        hand(sample, of: metric, source: source)
+        hand(sample, of: metric, source: source, record: true)
     }
 
     /// A top-level `Workout` (asked for with `--metric workouts`): its minutes on the day it starts.
@@ -95,12 +95,15 @@ extension AppleHealthParser {
         return false
     }
 
-    private func hand(_ sample: HealthSample, of metric: Metric, source: UnsafeRawBufferPointer?) {
+    /// `record`: a `Record`, which Apple's mark of a hand entry may follow; a workout is handed on at once.
+    private func hand(_ sample: HealthSample, of metric: Metric, source: UnsafeRawBufferPointer?, record: Bool = false) {
         statistics.metricRecords += 1
         if let source, source.count > 0 {
-            sink.add(sample, of: metric, sourceUTF8: source)
+            record ? deliver(sample, of: metric, source: source) : sink.add(sample, of: metric, sourceUTF8: source)
         } else {
-            AppleHealthParser.unknownSource.withUnsafeBytes { sink.add(sample, of: metric, sourceUTF8: $0) }
+            AppleHealthParser.unknownSource.withUnsafeBytes {
+                record ? deliver(sample, of: metric, source: $0) : sink.add(sample, of: metric, sourceUTF8: $0)
+            }
         }
     }
 

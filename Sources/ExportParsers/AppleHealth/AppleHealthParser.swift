@@ -50,6 +50,12 @@ public final class AppleHealthParser {
     /// The metric of the record being read when it is not a step record (`--metric`), for the
     /// words of an invalid record; nil for step records.
     var metricBeingRead: Metric?
+    /// A record of a type asked for that libxml2 read, held until its end tag: a `MetadataEntry`
+    /// inside it may mark it entered by hand (`AppleHandEntry`). Its source is copied to `heldSource`.
+    var held: (sample: HealthSample, metric: Metric?)?
+    var heldSource: [UInt8] = []
+    /// Set by the selector for the record it hands over (`readRecord`): its children's mark.
+    var selectedByHand = false
     /// Whether `statistics.census` is taken: a flag, so that the path without one tests a Bool per
     /// element, not an optional struct (testing that costs 0.6% of a run's instructions).
     private let takesCensus: Bool
@@ -81,7 +87,9 @@ public final class AppleHealthParser {
             AppleHealthParser.from(userData).startElement(localname!, attributeCount: Int(attributeCount), attributes)
         }
         handler.endElementNs = { userData, _, _, _ in
-            AppleHealthParser.from(userData).depth -= 1
+            let parser = AppleHealthParser.from(userData)
+            parser.depth -= 1
+            if parser.depth == 1 && parser.held != nil { parser.handOnHeld() }
         }
         handler.serror = { userData, error in
             guard let userData, let error else { return }
@@ -115,6 +123,7 @@ public final class AppleHealthParser {
         sawRoot = false
         lastTopLevelName = nil
         lastColumn = nil
+        held = nil
     }
 
     deinit {
@@ -294,6 +303,7 @@ public final class AppleHealthParser {
             fail(.malformed, "elements nested more than \(AppleHealthParser.maxDepth) deep (an Apple Health export "
                  + "nests 5 at most): the file is damaged or not an export")
         default:
+            if held != nil, isNamed(name, "MetadataEntry"), let attributes { noteMetadataEntry(attributes, attributeCount) }
             // Step records nested in a Correlation repeat top-level ones: count them, never add them.
             guard stepsOnly || metrics.contains(.steps), isNamed(name, "Record"), let attributes,
                   let type = attributeValue(attributes, attributeCount, "type"),
@@ -330,7 +340,7 @@ public final class AppleHealthParser {
     /// Where the record being handed on by `readRecord` stands (nil while libxml2 parses).
     /// Set and cleared around each record read directly (the handlers only read it): unchecked,
     /// so that this costs no dynamic exclusivity check.
-    @exclusivity(unchecked) private var tagPlace: TagPlace?
+    @exclusivity(unchecked) var tagPlace: TagPlace?
     /// The last column worked out: a line of many invalid records is counted once, not once a record.
     private var lastColumn: (lineStart: UnsafeRawPointer, close: UnsafeRawPointer, column: Int)?
 
@@ -355,8 +365,11 @@ public final class AppleHealthParser {
 
     /// A top-level record whose start tag `AppleRecordSelector` read itself (`AppleRecordTag`):
     /// handled as the same record from libxml2 is, and placed where libxml2 would stand.
-    func readRecord(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, _ count: Int, at place: TagPlace) {
+    /// `enteredByHand`: its children hold Apple's mark (`AppleHandEntry.children`).
+    func readRecord(_ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>, _ count: Int, at place: TagPlace,
+                    enteredByHand: Bool = false) {
         tagPlace = place
+        selectedByHand = enteredByHand
         defer { tagPlace = nil }
         handleRecord(attributes, count)
     }
@@ -427,9 +440,9 @@ public final class AppleHealthParser {
         }
         statistics.stepRecords += 1
         if let source, source.count > 0 {
-            sink.add(sample, sourceUTF8: source)
+            deliver(sample, of: nil, source: source)
         } else {
-            AppleHealthParser.unknownSource.withUnsafeBytes { sink.add(sample, sourceUTF8: $0) }
+            AppleHealthParser.unknownSource.withUnsafeBytes { deliver(sample, of: nil, source: $0) }
         }
     }
 

@@ -10,7 +10,7 @@ enum AppleHealthReader: ExportReader {
     static let format = ExportFormat(id: .appleHealthXML, name: "Apple Health XML", family: .appleHealth,
                                      metrics: MetricSet(Metric.allCases.filter {
                                          ![.heartRateVariabilityRMSSD, .totalEnergy, .moveMinutes, .heartPoints].contains($0)
-                                     }))
+                                     }), marksHandEntries: true)
 
     /// XML (after a byte-order mark and white space) with Apple's DOCTYPE or root in its first bytes.
     static func recognises(head: [UInt8], name: String?) -> Bool {

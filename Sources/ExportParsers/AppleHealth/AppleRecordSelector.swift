@@ -592,7 +592,16 @@ struct AppleRecordSelector: MarkupBytes {
                                                lineStart: base.source + Int(closeLineStart - cursor.base),
                                                close: base.source + close)
         if typeEnd != nil {
-            reader!.readRecord(tag!.attributes, tag!.attributeCount, at: place)
+            var byHand = false
+            if !tag!.isEmpty {
+                switch AppleHandEntry.children(base.source, from: close + 1, end: end) {
+                case .typed: break
+                case .enteredByHand: byHand = true
+                case .unclear: return .notPlain
+                case .undecided: return .undecided
+                }
+            }
+            reader!.readRecord(tag!.attributes, tag!.attributeCount, at: place, enteredByHand: byHand)
         } else {
             reader!.readWorkout(tag!.attributes, tag!.attributeCount, at: place)
         }

@@ -14,6 +14,7 @@ enum AndroidImport {
             guard let reader = session.reader(for: head, name: name, among: ExportFormats.readers(of: .android)) else {
                 throw session.notRecognised(head, at: file.location)
             }
+            session.read(by: reader.format)
             try reader.read(PlainInput(stream: file, head: head, name: name, seekablePath: seekablePath), in: &session)
         case .container(let container):
             try readMembers(container, depth: 0, in: &session)
@@ -30,6 +31,7 @@ enum AndroidImport {
         var readByName: [ExportFormat] = []
         for reader in readers where try reader.readByNames(container, folderName: folderName, in: &session) {
             readByName.append(reader.format)
+            session.read(by: reader.format)
         }
         if !readByName.isEmpty {
             if readByName.count > 1 {
@@ -64,6 +66,7 @@ enum AndroidImport {
             throw ExportError.ambiguous(container.location, expected: .android, candidates: alone.map(\.1.name))
         }
         if let (reader, member, head) = alone.first {
+            session.read(by: reader.format)
             try reader.read(member: member, head: head, in: container, session: &session)
             return
         }
@@ -72,6 +75,7 @@ enum AndroidImport {
             for (recognised, member, head) in together {
                 let reader = session.forced == nil ? recognised
                     : session.reader(for: head, name: member.name, among: readers) ?? recognised
+                session.read(by: reader.format)
                 try reader.read(member: member, head: head, in: container, session: &session)
             }
             if together.count > 1 {

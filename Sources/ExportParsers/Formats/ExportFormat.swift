@@ -21,15 +21,19 @@ public struct ExportFormat: Sendable {
     /// does. Several formats may share a word: the first of them whose first bytes match reads the
     /// file, else the last.
     public let forcedBy: String?
+    /// Whether the format can say a record was typed in by hand (`HealthSample.enteredByHand`),
+    /// for `--exclude-manual`.
+    public let marksHandEntries: Bool
 
     init(id: ExportFormatID, name: String, service: String? = nil, family: ExportFamily, metrics: MetricSet,
-         forcedBy: String? = nil) {
+         forcedBy: String? = nil, marksHandEntries: Bool = false) {
         self.id = id
         self.name = name
         self.service = service
         self.family = family
         self.metrics = metrics
         self.forcedBy = forcedBy
+        self.marksHandEntries = marksHandEntries
     }
 }
 

@@ -22,8 +22,15 @@ struct ReadSession {
     var bytesBefore: Int64 = 0
     /// The total of all inputs when known in advance (the selected zip entries), for progress.
     var plannedTotal: Int64?
+    /// The formats whose readers read something, each once, in order.
+    var formatsRead: [ExportFormatID] = []
     /// Whether the summary already says that a file gave steps only.
     private var notedStepsOnly = false
+
+    /// Notes that `format`'s reader read a file.
+    mutating func read(by format: ExportFormat) {
+        if !formatsRead.contains(format.id) { formatsRead.append(format.id) }
+    }
 
     /// How many bytes of a file are read to recognise its format (also the opener's, in `auto`).
     static let headLength = 4096

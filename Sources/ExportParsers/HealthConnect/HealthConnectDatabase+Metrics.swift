@@ -62,6 +62,8 @@ extension HealthConnectDatabase {
         // the rows in time order, as for steps; every other read takes the rows in row_id order,
         // without last_modified_time.
         let prioritySink = sink.prioritySink
+        // The recording method, before the app in every statement (`readRowsHandingSeveral`).
+        func method(_ table: String = "") -> String { hasRecordingMethod ? table + "recording_method" : "NULL" }
         for spec in HealthConnectDatabase.intervalTables where metrics.contains(spec.metric) && has(spec.table) {
             var modified: Int32?
             var order = "row_id"
@@ -73,7 +75,7 @@ extension HealthConnectDatabase {
             }
             try readRows(spec.table, """
                 SELECT row_id, start_time, end_time, start_zone_offset, \(spec.column),\(modified == nil ? "" : " last_modified_time,")
-                 app_info_id FROM \(spec.table) ORDER BY \(order)
+                 \(method()), app_info_id FROM \(spec.table) ORDER BY \(order)
                 """, into: sink, origins: origins, policy: policy, statistics: &statistics,
                 lastModifiedColumn: modified) { (check, rowID) throws(ExportError) in
                 guard var sample = try check.interval(rowID, start: 1, end: 2, offset: 3),
@@ -85,7 +87,7 @@ extension HealthConnectDatabase {
         }
         for spec in HealthConnectDatabase.instantTables where metrics.contains(spec.metric) && has(spec.table) {
             try readRows(spec.table, """
-                SELECT row_id, time, time, zone_offset, \(spec.column), app_info_id FROM \(spec.table) ORDER BY row_id
+                SELECT row_id, time, time, zone_offset, \(spec.column), \(method()), app_info_id FROM \(spec.table) ORDER BY row_id
                 """, into: sink, origins: origins, policy: policy, statistics: &statistics) { (check, rowID) throws(ExportError) in
                 guard var sample = try check.interval(rowID, start: 1, end: 2, offset: 3, names: ("time", "time", "zone_offset")),
                       let value = try check.number(4, spec.column, rowID)
@@ -98,7 +100,7 @@ extension HealthConnectDatabase {
             // Each beat-per-minute reading of a series is a sample at its own time, placed by its
             // record's zone offset and counted under its record's app.
             try readRows("heart_rate_record_series_table", """
-                SELECT r.row_id, s.epoch_millis, s.epoch_millis, r.start_zone_offset, s.beats_per_minute, r.app_info_id
+                SELECT r.row_id, s.epoch_millis, s.epoch_millis, r.start_zone_offset, s.beats_per_minute, \(method("r.")), r.app_info_id
                 FROM heart_rate_record_series_table s JOIN heart_rate_record_table r ON s.parent_key = r.row_id
                 ORDER BY r.row_id, s.epoch_millis
                 """, into: sink, origins: origins, policy: policy, statistics: &statistics) { (check, rowID) throws(ExportError) in
@@ -116,7 +118,7 @@ extension HealthConnectDatabase {
         }
         if metrics.contains(.workouts), has("exercise_session_record_table") {
             try readRows("exercise_session_record_table", """
-                SELECT row_id, start_time, end_time, start_zone_offset, 0, app_info_id
+                SELECT row_id, start_time, end_time, start_zone_offset, 0, \(method()), app_info_id
                 FROM exercise_session_record_table ORDER BY row_id
                 """, into: sink, origins: origins, policy: policy, statistics: &statistics) { (check, rowID) throws(ExportError) in
                 guard var sample = try check.interval(rowID, start: 1, end: 2, offset: 3) else { return nil }
@@ -133,8 +135,9 @@ extension HealthConnectDatabase {
     private func readSleep(_ metrics: MetricSet, into sink: RecordSink, origins: Origins, policy: InvalidRecordPolicy,
                            statistics: inout HealthConnectDatabaseStatistics, hasStages: Bool) throws(ExportError) {
         let staged = hasStages ? "EXISTS (SELECT 1 FROM sleep_stages_table t WHERE t.parent_key = s.row_id)" : "0"
+        let method = hasRecordingMethod ? "s.recording_method" : "NULL"
         try readRowsHandingSeveral("sleep_session_record_table", """
-            SELECT s.row_id, s.start_time, s.end_time, s.end_zone_offset, \(staged), s.app_info_id
+            SELECT s.row_id, s.start_time, s.end_time, s.end_zone_offset, \(staged), \(method), s.app_info_id
             FROM sleep_session_record_table s ORDER BY s.row_id
             """, into: sink, origins: origins, policy: policy, statistics: &statistics) { (check, rowID, hand) throws(ExportError) in
             guard let sample = try check.interval(rowID, start: 1, end: 2, offset: 3,
@@ -144,7 +147,7 @@ extension HealthConnectDatabase {
         }
         guard hasStages, metrics.contains(.sleep) else { return }
         try readRowsHandingSeveral("sleep_stages_table", """
-            SELECT s.row_id, t.stage_start_time, t.stage_end_time, s.end_zone_offset, t.stage_type, s.app_info_id
+            SELECT s.row_id, t.stage_start_time, t.stage_end_time, s.end_zone_offset, t.stage_type, \(method), s.app_info_id
             FROM sleep_stages_table t JOIN sleep_session_record_table s ON t.parent_key = s.row_id
             ORDER BY s.row_id, t.stage_start_time
             """, into: sink, origins: origins, policy: policy, statistics: &statistics) { (check, rowID, hand) throws(ExportError) in
@@ -159,7 +162,8 @@ extension HealthConnectDatabase {
         }
     }
 
-    /// Reads `sql` row by row: column 0 the row id named in errors, the last column the app;
+    /// Reads `sql` row by row: column 0 the row id named in errors, the last column the app, the one
+    /// before it the recording method (3: typed in by hand);
     /// `body` turns a row into a sample of a metric (nil: refused or nothing to hand on).
     /// Under `--rule hc-priority` (the sink's `prioritySink`), `lastModifiedColumn` is the
     /// statement's `last_modified_time`, handed on with each sample (nil: the table has none).
@@ -183,6 +187,7 @@ extension HealthConnectDatabase {
         let statement = try prepare(sql)
         let check = RowCheck(table: table, statement: statement, policy: policy, location: location)
         let appColumn = Int32(sqlite3_column_count(statement.handle) - 1)
+        let methodColumn = appColumn - 1
         var rows = 0
         var handed = 0
         let unknown = Array(HealthConnectDatabase.unknownSource.utf8)
@@ -197,8 +202,11 @@ extension HealthConnectDatabase {
                 lastAppID = appID
                 source = appID.flatMap { origins.ids[$0] }.map { origins.sources[$0] } ?? unknown
             }
+            let byHand = HealthConnectDatabase.isManualEntry(statement.value(methodColumn))
             try body(check, statement.int64(0)) { metric, sample in
                 handed += 1
+                var sample = sample
+                sample.enteredByHand = byHand
                 if let prioritySink {
                     let modified = lastModifiedColumn.flatMap { statement.type($0) == SQLITE_INTEGER ? statement.int64($0) : nil }
                     source.withUnsafeBytes { prioritySink.add(sample, of: metric, lastModifiedMs: modified, sourceUTF8: $0) }

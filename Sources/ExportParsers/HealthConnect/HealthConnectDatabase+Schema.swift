@@ -11,7 +11,7 @@ extension HealthConnectDatabase {
     /// Checks the tables, their columns and the schema version; returns the version and whether
     /// the (optional) priority table can be read.
     static func checkSchema(_ connection: OpaquePointer, location: InputLocation) throws(ExportError)
-        -> (version: Int, hasPriorityTable: Bool, hasLastModified: Bool) {
+        -> (version: Int, hasPriorityTable: Bool, hasLastModified: Bool, hasRecordingMethod: Bool) {
         // The file is untrusted: never let functions named in its schema (views, triggers,
         // generated columns) run with side effects, and refuse every write.
         try execute("PRAGMA trusted_schema = OFF", connection, location)
@@ -38,9 +38,13 @@ extension HealthConnectDatabase {
                                           remedy: nil)
         }
         var hasLastModified = false
+        var hasRecordingMethod = false
         for (table, wanted) in [("steps_record_table", stepColumns), ("application_info_table", applicationColumns)] {
             let columns = try columnNames(of: table, connection, location)
-            if table == "steps_record_table" { hasLastModified = columns.contains("last_modified_time") }
+            if table == "steps_record_table" {
+                hasLastModified = columns.contains("last_modified_time")
+                hasRecordingMethod = columns.contains("recording_method")
+            }
             let absent = wanted.filter { !columns.contains($0) }
             guard absent.isEmpty else {
                 throw ExportError.notAnExport(location, expected: .android,
@@ -69,7 +73,7 @@ extension HealthConnectDatabase {
             let columns = try columnNames(of: "health_data_category_priority_table", connection, location)
             hasPriorityTable = priorityColumns.allSatisfy(columns.contains)
         }
-        return (version, hasPriorityTable, hasLastModified)
+        return (version, hasPriorityTable, hasLastModified, hasRecordingMethod)
     }
 
     /// The declared columns of `table` (a constant name, never user input).

@@ -26,6 +26,8 @@ public final class HealthConnectDatabase {
     private let hasPriorityTable: Bool
     /// Whether `steps_record_table` has `last_modified_time` (every Health Connect release writes it).
     private let hasLastModified: Bool
+    /// Whether the record tables have `recording_method` (3: typed in by hand).
+    let hasRecordingMethod: Bool
     /// The journal applied (on a private copy), when one lay beside the database.
     public let journal: Journal?
     /// The private copy read with its journal, removed after the connection is closed.
@@ -75,6 +77,7 @@ public final class HealthConnectDatabase {
             schemaVersion = checked.version
             hasPriorityTable = checked.hasPriorityTable
             hasLastModified = checked.hasLastModified
+            hasRecordingMethod = checked.hasRecordingMethod
         } catch {
             sqlite3_close_v2(handle)
             throw error
@@ -143,11 +146,12 @@ public final class HealthConnectDatabase {
         // Only the columns the day rules use, in the table's own column order (SQLite decodes a
         // row's record front to back), in row_id order: the table's own order, so SQLite scans
         // it without a sort. row_id only names a refused row and is read only then.
+        let method = hasRecordingMethod ? "recording_method" : "NULL"
         let statement = try prepare(prioritySink == nil ? """
-            SELECT app_info_id, start_time, start_zone_offset, end_time, end_zone_offset, count, row_id
+            SELECT app_info_id, \(method), start_time, start_zone_offset, end_time, end_zone_offset, count, row_id
             FROM steps_record_table ORDER BY row_id
             """ : """
-            SELECT app_info_id, start_time, start_zone_offset, end_time, end_zone_offset, count, row_id,
+            SELECT app_info_id, \(method), start_time, start_zone_offset, end_time, end_zone_offset, count, row_id,
              \(hasLastModified ? "last_modified_time" : "NULL") FROM steps_record_table ORDER BY start_time, row_id
             """)
         prioritySink?.recordsComeInStartOrder()
@@ -186,28 +190,29 @@ public final class HealthConnectDatabase {
             }
             rowsPerOrigin[origin] += 1
 
-            guard let start = try check.integer(1, "start_time", statement.int64(6)),
-                  let end = try check.integer(3, "end_time", statement.int64(6))
+            guard let start = try check.integer(2, "start_time", statement.int64(7)),
+                  let end = try check.integer(4, "end_time", statement.int64(7))
             else { return }
             guard end >= start else {
-                return try check.invalid(statement.int64(6), "end_time \(end) is before start_time \(start)")
+                return try check.invalid(statement.int64(7), "end_time \(end) is before start_time \(start)")
             }
-            guard let startOffset = try check.offset(2, "start_zone_offset", statement.int64(6)),
-                  try check.offset(4, "end_zone_offset", statement.int64(6)) != nil,
-                  let count = try check.number(5, "count", statement.int64(6))
+            guard let startOffset = try check.offset(3, "start_zone_offset", statement.int64(7)),
+                  try check.offset(5, "end_zone_offset", statement.int64(7)) != nil,
+                  let count = try check.number(6, "count", statement.int64(7))
             else { return }
 
-            let sample = HealthSample(startMs: start, endMs: end, offsetSeconds: startOffset, value: count)
+            let sample = HealthSample(startMs: start, endMs: end, offsetSeconds: startOffset, value: count,
+                                      enteredByHand: HealthConnectDatabase.isManualEntry(statement.value(1)))
             if let problem = SampleLimits.problem(in: sample) {
-                let countText = statement.type(5) == SQLITE_INTEGER ? String(statement.int64(5)) : String(count)
-                return try check.invalid(statement.int64(6),
+                let countText = statement.type(6) == SQLITE_INTEGER ? String(statement.int64(6)) : String(count)
+                return try check.invalid(statement.int64(7),
                                          problem.message(steps: "count \(countText)", start: "start_time \(start)",
                                                          end: "end_time \(end)", offset: "start_zone_offset \(startOffset ?? 0)"))
             }
             if startOffset == nil { statistics.rowsWithoutOffset += 1 }
             statistics.samples += 1
             if let prioritySink {
-                let cell = statement.value(7)
+                let cell = statement.value(8)
                 let modified = cell.type == SQLITE_INTEGER ? cell.int64 : nil
                 prioritySink.add(sample, lastModifiedMs: modified, sourceUTF8: sourceViews[origin])
             } else {
@@ -224,6 +229,15 @@ public final class HealthConnectDatabase {
                 rows: rowsPerOrigin[index])
         }.sorted { $0.rows != $1.rows ? $0.rows > $1.rows : $0.packageName.utf8.lexicographicallyPrecedes($1.packageName.utf8) }
         return statistics
+    }
+
+    /// Health Connect's `RECORDING_METHOD_MANUAL_ENTRY`: a record typed in by hand.
+    static let manualEntry: Int64 = 3
+
+    /// Whether a `recording_method` cell says the record was typed in by hand.
+    @inline(__always)
+    static func isManualEntry(_ cell: Statement.Value) -> Bool {
+        cell.type == SQLITE_INTEGER && cell.int64 == manualEntry
     }
 
     /// Loads `application_info_table` into a small map from row_id to package name and source.

@@ -16,12 +16,17 @@ public struct HealthSample: Equatable, Sendable {
     /// Under the recorded-offset rule they stay as they are (taken as UTC, so the date is the
     /// wall clock's); under `--tz` they are read as that zone's local time.
     public var wallClock: Bool
+    /// Typed in by a person rather than measured (Apple's `HKWasUserEntered`, Health Connect's
+    /// manual recording method): counted like any other unless `--exclude-manual` leaves it out.
+    public var enteredByHand: Bool
 
-    public init(startMs: Int64, endMs: Int64, offsetSeconds: Int32?, value: Double, wallClock: Bool = false) {
+    public init(startMs: Int64, endMs: Int64, offsetSeconds: Int32?, value: Double, wallClock: Bool = false,
+                enteredByHand: Bool = false) {
         self.startMs = startMs
         self.endMs = endMs
         self.offsetSeconds = offsetSeconds
         self.value = value
         self.wallClock = wallClock
+        self.enteredByHand = enteredByHand
     }
 }

@@ -12,6 +12,9 @@ public final class SourceCensus: RecordSink {
         public var samples: Int
         /// Day totals handed on under this source, duplicates included.
         public var dayTotals: Int
+        /// Samples typed in by hand (`HealthSample.enteredByHand`), and their steps.
+        public var enteredByHand = 0
+        public var stepsEnteredByHand = 0.0
         /// The first and last local day of a sample's start (in its own offset, UTC when it has
         /// none) or of a day total; nil when every one was out of `SampleLimits`.
         public var firstDay: LocalDate?
@@ -56,6 +59,10 @@ public final class SourceCensus: RecordSink {
         let id = Int(table.id(forUTF8: sourceUTF8))
         if id == counts.count { counts.append(Source(name: table.names[id])) }
         counts[id].samples += 1
+        if sample.enteredByHand {
+            counts[id].enteredByHand += 1
+            if SampleLimits.isSafe(sample) { counts[id].stepsEnteredByHand += sample.value }
+        }
         if let offset = sample.offsetSeconds { count(offset) } else { withoutOffset += 1 }
         if SampleLimits.isSafe(sample) {
             // Safe samples keep their times and offsets far inside Int64 and their days inside Int32.

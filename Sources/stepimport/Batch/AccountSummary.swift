@@ -10,6 +10,10 @@ enum AccountSummary {
                 "\(Plural.count($0.records, "record")) of \($0.source.escapingControlCharacters())"
             }.joined(separator: ", ") + ")"
         }
+        let byHand = outcome.handEntries.reduce(0) { $0 + $1.records }
+        if byHand > 0 && options.read.excludeManual {
+            read += " (left out: \(Plural.count(byHand, "record")) typed in by hand)"
+        }
         guard let post = options.post else {
             guard let first = outcome.firstDay, let last = outcome.lastDay else { return "done: \(read)" }
             return "done: \(read), \(first) to \(last), \(outcome.totalSteps) steps"

@@ -30,6 +30,7 @@ struct BatchOptions {
         var settings = BatchSettings(invalidRecords: read.skipInvalid ? .skip : .fail,
                                      parseWorkers: tuning.parseWorkers ?? (jobs > 1 ? 1 : nil), pieceSize: tuning.pieceSize)
         settings.excludedSources = read.excludedSources
+        settings.excludeManual = read.excludeManual
         settings.strictXML = read.strictXML
         if let post {
             if let apiURL, !post.dryRun {

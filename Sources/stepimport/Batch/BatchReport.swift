@@ -51,6 +51,8 @@ struct BatchReport: Encodable {
         let skippedRecords: Int
         /// Records left out by source: `{"source","pattern","records"}`.
         let excludedSources: [Excluded]
+        /// Records typed in by hand: left out with `--exclude-manual`, else counted.
+        let recordsEnteredByHand: Int
         let daysToSend: Int
         let daysSent: Int
         let daysWritten: Int
@@ -135,6 +137,7 @@ struct BatchReport: Encodable {
                     excludedSources: outcome.excludedSources.map {
                         Excluded(source: $0.source, pattern: $0.pattern.text, records: $0.records)
                     },
+                    recordsEnteredByHand: outcome.handEntries.reduce(0) { $0 + $1.records },
                     daysToSend: outcome.daysToSend, daysSent: outcome.daysSent,
                     daysWritten: outcome.daysWritten, daysNotSent: outcome.daysNotSent, requests: outcome.requests,
                     plan: outcome.plan.map { Plan(write: $0.write, overwrite: $0.overwrite, same: $0.same, keep: $0.keep, skip: $0.skip) },

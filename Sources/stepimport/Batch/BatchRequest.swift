@@ -38,6 +38,9 @@ extension BatchRequest {
                 apple and hc); the manifest's exclude_sources column adds
                 more per account.
                 """)).usage(.helpOnly),
+            .flag("--exclude-manual", help: "Leave out records typed in by hand, for every account.") {
+                $0.read.excludeManual = true
+            }.usage(.helpOnly),
             .strictXML(help: .asWritten("""
                 Check each Apple export whole as XML, as apple
                 --strict-xml does; without it, records of types not

@@ -18,7 +18,9 @@ struct InspectCommand {
             diagnostics.warn("--tz \(caution)")
         }
         let aggregator = DayAggregator(rule: options.zone)
-        let census = SourceCensus(passingOn: aggregator)
+        // The census counts records typed in by hand either way; --exclude-manual leaves them out of the days.
+        let handEntries = HandEntries(excludes: options.excludeManual, zone: options.zone, next: aggregator)
+        let census = SourceCensus(passingOn: handEntries)
         let meter = diagnostics.showsProgress && options.progress ? ProgressMeter() : nil
         let progress = meter.map { meter in { (done: Int64, total: Int64?) in meter.update(done: done, total: total) } }
         let tuning = Tuning(environment: ProcessInfo.processInfo.environment)

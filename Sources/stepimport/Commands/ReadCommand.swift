@@ -41,7 +41,7 @@ struct ReadCommand {
     /// then the summary on stderr.
     func read<Rule: ReadRule>(by rule: Rule, post: PostCommand?) throws(CommandError) {
         let started = Date()
-        let (result, exclusion) = try importExport(excludingSourcesBefore: rule.sink) { () throws(ExportError) in
+        let (result, exclusion, handEntries) = try importExport(filteringBefore: rule.sink) { () throws(ExportError) in
             try rule.finish()
         }
         let days = rule.days(in: DayRange(since: options.since, until: options.until).closedRange)
@@ -56,13 +56,15 @@ struct ReadCommand {
             }
             rule.report(result, days, seconds: Date().timeIntervalSince(started), timeOffset: timeOffset, by: self)
             reportExcluded(exclusion)
+            reportHandEntries(handEntries, formats: result.formats)
             reportFiltered(all: filtered.all, kept: filtered.kept, with: filtered.what)
             try post.run(steps)
             return
         }
         let layout = DayLayout(bySource: options.bySource,
                                zoneDescription: zoneDescription(rule.statistics) + (timeOffset.map(ExportTimeOffsetWords.footer) ?? ""),
-                               priority: rule.priority)
+                               priority: rule.priority,
+                               enteredByHand: options.bySource ? handEntries.stepDays(within: filtered.kept) : [])
         let writer = options.format.writer
         // Everything is computed before the first byte goes to stdout: an error never leaves partial totals.
         try CommandError.writeResults { (sink) throws(OutputError) in
@@ -70,18 +72,21 @@ struct ReadCommand {
         }
         rule.report(result, days, seconds: Date().timeIntervalSince(started), timeOffset: timeOffset, by: self)
         reportExcluded(exclusion)
+        reportHandEntries(handEntries, formats: result.formats)
         reportFiltered(all: filtered.all, kept: filtered.kept, with: filtered.what)
         if let steps = rule.steps(days) {
             reportRefusals(steps)
         }
     }
 
-    /// Reads the export into `sink`, behind a `SourceExclusion` when `--exclude-source` is given
-    /// (returned for the summary), then runs `finish`.
-    func importExport(excludingSourcesBefore sink: RecordSink, finish: () throws(ExportError) -> Void)
-        throws(CommandError) -> (ImportResult, SourceExclusion?) {
-        let exclusion = options.excludedSources.isEmpty ? nil : SourceExclusion(patterns: options.excludedSources, next: sink)
-        return (try importExport(into: exclusion ?? sink, finish: finish), exclusion)
+    /// Reads the export into `sink`, behind `HandEntries` (`--exclude-manual`) and, when
+    /// `--exclude-source` is given, a `SourceExclusion` (both returned for the summary), then runs `finish`.
+    func importExport(filteringBefore sink: RecordSink, finish: () throws(ExportError) -> Void)
+        throws(CommandError) -> (ImportResult, SourceExclusion?, HandEntries) {
+        let handEntries = HandEntries(excludes: options.excludeManual, zone: options.zone, next: sink)
+        let exclusion = options.excludedSources.isEmpty ? nil
+            : SourceExclusion(patterns: options.excludedSources, next: handEntries)
+        return (try importExport(into: exclusion ?? handEntries, finish: finish), exclusion, handEntries)
     }
 
     /// Reads the export into `sink` (with the progress meter when it shows), then runs `finish`.
@@ -116,6 +121,23 @@ struct ReadCommand {
         for pattern in exclusion.unmatchedPatterns {
             diagnostics.warn("--exclude-source \(pattern.text.escapingControlCharacters()) matched no source; "
                              + "--by-source shows the names")
+        }
+    }
+
+    /// Records typed in by hand: what `--exclude-manual` left out, or that it could leave none
+    /// out; without it, that they count and how to leave them out.
+    func reportHandEntries(_ handEntries: HandEntries, formats: [ExportFormat]) {
+        let sources = handEntries.sources
+        guard options.excludeManual else {
+            let steps = sources.filter { $0.stepRecords > 0 }
+            guard !options.quiet, !steps.isEmpty, options.metrics.contains(.steps) else { return }
+            diagnostics.note(HandEntryWords.counted(steps))
+            return
+        }
+        if sources.isEmpty {
+            diagnostics.warn(HandEntryWords.noneLeftOut(formats: formats))
+        } else if !options.quiet {
+            for source in sources { diagnostics.note(HandEntryWords.leftOut(source)) }
         }
     }
 

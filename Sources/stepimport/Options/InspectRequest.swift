@@ -55,6 +55,9 @@ struct InspectRequest: ReadingRequest {
                 """)),
             .skipInvalid(help: "Skip step records that cannot be read or are beyond the bounds, and report them, instead of stopping.")
                 .usage(.helpOnly),
+            .flag("--exclude-manual", help: "Leave records typed in by hand out of the days (they are counted per source either way).") {
+                $0.read.excludeManual = true
+            }.usage(.helpOnly),
             .strictXML(help: .asWritten("""
                 Check the whole Apple export as XML, as apple --strict-xml
                 does. Without it, records of types not asked for, activity

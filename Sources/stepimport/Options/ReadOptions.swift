@@ -23,6 +23,8 @@ struct ReadOptions {
     var strictXML = false
     /// `--exclude-source`: sources left out before the day rule.
     var excludedSources: [SourcePattern] = []
+    /// `--exclude-manual`: leave out records typed in by hand.
+    var excludeManual = false
     var quiet = false
     var progress = true
     /// `hc --input-format`: nil to detect.

@@ -63,6 +63,7 @@ extension ReadRequest {
                 """)),
             .since, .until,
             .excludeSource,
+            .excludeManual,
             .skipInvalid(help: "Skip step records whose date or value cannot be read or is beyond the bounds in EXIT STATUS 65, and report them, instead of stopping.")
                 .usage(.helpOnly),
             .strictXML(help: .asWritten("""
@@ -125,6 +126,7 @@ extension ReadRequest {
                 """)),
             .since, .until,
             .excludeSource,
+            .excludeManual,
             .skipInvalid(help: "Skip records whose time or count cannot be read or is beyond the bounds in EXIT STATUS 65, and report them, instead of stopping.")
                 .usage(.helpOnly),
             .quiet(help: "Print no summary or progress on standard error.").usage(.helpOnly),

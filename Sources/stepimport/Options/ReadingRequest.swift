@@ -22,6 +22,15 @@ extension Option where Options: ReadingRequest {
         .flag("-q", "--quiet", help: help) { $0.read.quiet = true }
     }
 
+    /// `--exclude-manual`: records typed in by hand are left out before the day rule.
+    static var excludeManual: Option {
+        .flag("--exclude-manual", help: .asWritten("""
+            Leave out records typed in by hand (Apple's HKWasUserEntered,
+            Health Connect's manual entry); by default they count, as
+            the trainee app counts them. The summary says what was left out.
+            """)) { $0.read.excludeManual = true }.usage(.helpOnly)
+    }
+
     /// `--exclude-source` as `apple` and `hc` document it.
     static var excludeSource: Option {
         excludeSource(help: .asWritten("""
