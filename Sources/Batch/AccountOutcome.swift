@@ -37,6 +37,10 @@ public struct AccountOutcome: Sendable {
     public var skippedRecords = 0
     /// Records left out by source (`--exclude-source`, `exclude_sources`), per source.
     public var excludedSources: [SourceExclusion.Excluded] = []
+    /// Patterns of `--exclude-source` (and the manifest's) that matched none of the account's
+    /// sources, with the sources it had, for the nearest names.
+    public var unmatchedSourcePatterns: [SourcePattern] = []
+    public var sourcesSeen: [String] = []
     /// Records typed in by hand, per source: left out with `--exclude-manual`, else counted.
     public var handEntries: [HandEntries.Source] = []
     /// Days meant for the server after the checks.

@@ -78,6 +78,8 @@ public struct AccountRunner: Sendable {
         }
         outcome.format = summary.format
         outcome.excludedSources = exclusion?.excluded ?? []
+        outcome.unmatchedSourcePatterns = exclusion?.unmatchedPatterns ?? []
+        outcome.sourcesSeen = exclusion?.sourcesSeen ?? []
         outcome.handEntries = handEntries.sources
         outcome.skippedRecords = summary.skippedRecords
         if summary.skippedRecords > 0 {

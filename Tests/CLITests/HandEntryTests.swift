@@ -107,3 +107,26 @@ import Testing
         }
     }
 }
+
+/// Sources by the names people type, and Health Connect's own number.
+@Suite struct SourceWordsTests {
+    @Test func aNameTypedWithAStraightApostropheOrAnotherCaseMatches() throws {
+        let result = try CommandRunner.run("\"$STEPIMPORT\" apple samples/export.zip --exclude-source \"Anna's iphone\"")
+        #expect(result.stderr.contains("--exclude-source left out 1479 records of Anna’s iPhone (matched Anna's iphone)"), "\(result.stderr)")
+    }
+
+    @Test func aPatternThatMatchesNothingNamesTheNearestSource() throws {
+        let result = try CommandRunner.run("\"$STEPIMPORT\" apple samples/export.zip --exclude-source \"Anna's iPhon\"")
+        #expect(result.stderr.contains("warning: --exclude-source Anna's iPhon matched no source; did you mean 'Anna’s iPhone'?"), "\(result.stderr)")
+    }
+
+    @Test func overlappingAppsSayHealthConnectsOwnNumberMayBeHigher() throws {
+        let database = try CommandRunner.run("\"$STEPIMPORT\" hc 'samples/Health Connect.zip'")
+        #expect(database.stderr.contains("several apps counted steps: each day here is the highest single app; Health Connect's own app combines apps by its priority list and may show more (--rule hc-priority gives its number)"),
+                "\(database.stderr)")
+        let dump = try CommandRunner.run("\"$STEPIMPORT\" hc samples/hc-react-native.json")
+        #expect(dump.stderr.contains("(--rule hc-priority gives its number, with --priority app1,app2,...)"))
+        let apple = try CommandRunner.run("\"$STEPIMPORT\" apple samples/export.zip")
+        #expect(!apple.stderr.contains("several apps"))
+    }
+}

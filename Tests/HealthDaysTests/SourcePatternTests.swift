@@ -7,7 +7,13 @@ import TestSupport
 
     @Test(arguments: [
         ("Anna’s iPhone", "Anna’s iPhone", true),
-        ("Anna’s iPhone", "anna’s iphone", false),
+        ("Anna’s iPhone", "anna’s iphone", true),
+        ("Anna's iPhone", "Anna’s iPhone", true),
+        ("anna‘s IPHONE", "Anna’s iPhone", true),
+        ("\"Coach\" app", "“Coach” app", true),
+        ("Mi fit", "Mi Fit", true),
+        ("Anna's iPhone", "Annas iPhone", false),
+        ("[A-C]x", "bx", true),
         ("Anna’s iPhone", "Anna’s iPhone 2", false),
         ("*Watch*", "Anna’s Apple Watch", true),
         ("*Watch", "Watch", true),

@@ -28,6 +28,9 @@ public final class SourceExclusion: PriorityRecordSink {
         self.next = next
     }
 
+    /// Every source seen, in order of first appearance (for the names nearest an unmatched pattern).
+    public var sourcesSeen: [String] { sources.names }
+
     /// The patterns that matched no source, for a warning (a typo leaves everything in).
     public var unmatchedPatterns: [SourcePattern] {
         patterns.filter { pattern in !excluded.contains { $0.pattern == pattern } }

@@ -1,7 +1,8 @@
 /// A source name to leave out, exact or shell-style: `*` any run of characters, `?` one
 /// character, `[abc]`, `[a-z]` and `[!abc]` one of (or none of) a set, `\` takes the next
-/// character as it is. Matched against the whole name as `--by-source` shows it, case and
-/// all (`Anna’s iPhone`, `*Watch*`, `MyFitnessPal`).
+/// character as it is. Matched against the whole name as `--by-source` shows it, as people type
+/// it: without regard to case, and with straight and typographic quotes and apostrophes alike
+/// (`Anna's iphone` matches `Anna’s iPhone`; `*Watch*`, `MyFitnessPal`).
 public struct SourcePattern: Equatable, Hashable, Sendable, CustomStringConvertible {
     /// The pattern as given.
     public let text: String
@@ -47,7 +48,7 @@ public struct SourcePattern: Equatable, Hashable, Sendable, CustomStringConverti
 
     /// Whether `name`, whole, matches.
     public func matches(_ name: String) -> Bool {
-        let name = Array(name.unicodeScalars)
+        let name = name.unicodeScalars.map(Self.folded)
         // Iterative matching with one backtrack point for the last `*`: linear in practice,
         // and never worse than the product of the two lengths (no exponential blow-up).
         var p = 0, n = 0
@@ -81,7 +82,7 @@ public struct SourcePattern: Equatable, Hashable, Sendable, CustomStringConverti
         case "?":
             return p + 1
         case "\\":
-            return scalars[p + 1] == character ? p + 2 : nil
+            return Self.folded(scalars[p + 1]) == character ? p + 2 : nil
         case "[":
             let end = SourcePattern.setEnd(scalars, from: p)!
             var index = p + 1
@@ -89,9 +90,9 @@ public struct SourcePattern: Equatable, Hashable, Sendable, CustomStringConverti
             if negated { index += 1 }
             var found = false
             while index < end {
-                let low = scalars[index]
+                let low = Self.folded(scalars[index])
                 if index + 2 < end, scalars[index + 1] == "-" {
-                    if low.value <= character.value && character.value <= scalars[index + 2].value { found = true }
+                    if low.value <= character.value && character.value <= Self.folded(scalars[index + 2]).value { found = true }
                     index += 3
                 } else {
                     if low == character { found = true }
@@ -100,7 +101,20 @@ public struct SourcePattern: Equatable, Hashable, Sendable, CustomStringConverti
             }
             return found != negated ? end + 1 : nil
         default:
-            return scalars[p] == character ? p + 1 : nil
+            return Self.folded(scalars[p]) == character ? p + 1 : nil
+        }
+    }
+
+    /// A character as names are compared: typographic quotes and apostrophes as the straight
+    /// ones, in lower case (where lower case is one character).
+    static func folded(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        switch scalar {
+        case "\u{2018}", "\u{2019}", "\u{201A}", "\u{201B}", "\u{2032}", "\u{02BC}", "\u{0060}", "\u{00B4}": return "'"
+        case "\u{201C}", "\u{201D}", "\u{201E}", "\u{201F}", "\u{2033}", "\u{00AB}", "\u{00BB}": return "\""
+        default:
+            guard scalar.properties.changesWhenLowercased else { return scalar }
+            let lower = scalar.properties.lowercaseMapping.unicodeScalars
+            return lower.count == 1 ? lower.first! : scalar
         }
     }
 

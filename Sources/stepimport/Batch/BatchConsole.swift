@@ -42,6 +42,9 @@ final class BatchConsole: BatchObserver, @unchecked Sendable {
             always("\(account.shownLabel): interrupted; it is taken again on the next run")
         case .done:
             note("\(counter) \(account.shownLabel): \(AccountSummary.line(outcome, options: options)) (\(time))")
+            for pattern in outcome.unmatchedSourcePatterns {
+                warn(account, SourceWords.unmatched(pattern, among: outcome.sourcesSeen))
+            }
         case .nothingInWindow:
             always("\(counter) \(account.shownLabel): \(AccountSummary.line(outcome, options: options)) (\(time))")
         case .doneEarlier, .notRun:

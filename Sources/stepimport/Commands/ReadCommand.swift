@@ -119,8 +119,7 @@ struct ReadCommand {
             }
         }
         for pattern in exclusion.unmatchedPatterns {
-            diagnostics.warn("--exclude-source \(pattern.text.escapingControlCharacters()) matched no source; "
-                             + "--by-source shows the names")
+            diagnostics.warn(SourceWords.unmatched(pattern, among: exclusion.sourcesSeen))
         }
     }
 
@@ -242,6 +241,16 @@ struct ReadCommand {
         diagnostics.note(parts.joined(separator: ", "))
         if let sources = SourceSummary.line(statistics.sources, days: allDays) {
             diagnostics.note(sources)
+        }
+        // Health Connect's app totals the apps by its priority list, which can give more than the
+        // highest single app on a day several apps counted: say so where a trainee will compare.
+        let healthConnect = result.formats.contains { $0.id == .healthConnectDatabase || $0.id == .appDumpJSON }
+        let shared = allDays.filter { $0.sources.count > 1 }.count
+        if healthConnect && shared > 0 {
+            let database = result.formats.contains { $0.id == .healthConnectDatabase }
+            diagnostics.note("on \(Plural.count(shared, "day")) several apps counted steps: each day here is the highest "
+                             + "single app; Health Connect's own app combines apps by its priority list and may show more "
+                             + "(--rule hc-priority gives its number\(database ? "" : ", with --priority app1,app2,..."))")
         }
         switch options.zone {
         case .recordedOffset:
