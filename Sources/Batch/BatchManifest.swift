@@ -17,7 +17,7 @@ public struct BatchManifest: Sendable {
     public let directory: String
     public let accounts: [BatchAccount]
     /// Things worth telling the user that do not stop the batch (token files other users can read).
-    public let warnings: [String]
+    public private(set) var warnings: [String]
 
     /// The header names, lower case.
     public enum Column {
@@ -53,6 +53,10 @@ public struct BatchManifest: Sendable {
         var rows: [(line: Int, fields: [String])] = []
         var problems: [ManifestProblem] = []
         let tokenizer = CSVTokenizer()
+        // Spreadsheets save "CSV" with semicolons or tabs in many locales: such a file is read as if
+        // it had commas (its header says which it has).
+        let separator = Self.separator(of: bytes)
+        let bytes = separator == UInt8(ascii: ",") ? bytes : Self.commaSeparated(bytes, from: separator)
         // withUnsafeBytes does not carry typed throws, so the failure is passed out by hand.
         var failure: ParseFailure? = bytes.withUnsafeBytes { buffer in
             do throws(ParseFailure) {
@@ -81,9 +85,67 @@ public struct BatchManifest: Sendable {
         }
         accounts = checker.accounts
         warnings = checker.warnings
+        if separator != UInt8(ascii: ",") {
+            warnings.insert("\(path): its fields are separated by \(separator == 0x09 ? "tabs" : "semicolons"), not commas: read as such", at: 0)
+        }
     }
 
     // MARK: - Reading
+
+    /// The separator of a manifest, told by its header line: a comma, unless the header has none
+    /// and has semicolons or tabs (what spreadsheets save as CSV in many locales).
+    static func separator(of bytes: [UInt8]) -> UInt8 {
+        let header = bytes.prefix { $0 != 0x0A && $0 != 0x0D }
+        guard !header.contains(UInt8(ascii: ",")) else { return UInt8(ascii: ",") }
+        let semicolons = header.count { $0 == UInt8(ascii: ";") }
+        let tabs = header.count { $0 == 0x09 }
+        if semicolons == 0 && tabs == 0 { return UInt8(ascii: ",") }
+        return semicolons >= tabs ? UInt8(ascii: ";") : 0x09
+    }
+
+    /// The same rows with commas between fields: `separator` outside quotes becomes a comma, and a
+    /// field not in quotes that holds a comma or a quote is put in quotes (its quotes doubled).
+    static func commaSeparated(_ bytes: [UInt8], from separator: UInt8) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
+        var field: [UInt8] = []
+        var quoted = false
+        var inQuotes = false
+        func endField() {
+            if !quoted && (field.contains(UInt8(ascii: ",")) || field.contains(UInt8(ascii: "\""))) {
+                out.append(UInt8(ascii: "\""))
+                for byte in field {
+                    out.append(byte)
+                    if byte == UInt8(ascii: "\"") { out.append(byte) }
+                }
+                out.append(UInt8(ascii: "\""))
+            } else {
+                out += field
+            }
+            field.removeAll(keepingCapacity: true)
+            quoted = false
+        }
+        for byte in bytes {
+            if inQuotes {
+                field.append(byte)
+                if byte == UInt8(ascii: "\"") { inQuotes = false }
+            } else if byte == UInt8(ascii: "\"") {
+                if field.isEmpty { quoted = true }
+                inQuotes = quoted
+                field.append(byte)
+            } else if byte == separator {
+                endField()
+                out.append(UInt8(ascii: ","))
+            } else if byte == 0x0A || byte == 0x0D {
+                endField()
+                out.append(byte)
+            } else {
+                field.append(byte)
+            }
+        }
+        endField()
+        return out
+    }
 
     private static func readAll(_ path: String) throws(BatchError) -> [UInt8] {
         do {

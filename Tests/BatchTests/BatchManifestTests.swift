@@ -240,3 +240,28 @@ struct BatchTestFolder {
         }
     }
 }
+
+/// Manifests as spreadsheets save them in many locales.
+@Suite struct ManifestSeparatorTests {
+    @Test(arguments: [";", "\t"])
+    func semicolonsOrTabsAreReadAsTheSeparator(_ separator: String) throws {
+        let folder = try BatchTestFolder()
+        defer { folder.remove() }
+        try folder.write("ann.zip", "zip")
+        let rows = [["account", "file", "kind", "token_env", "tz", "exclude_sources"],
+                    ["ann", "ann.zip", "apple", "T", "Europe/Berlin", "\"Mi Fit;Health\""],
+                    ["bob, the second", "ann.zip", "apple", "T", "UTC", "Anna, her phone"]]
+        let text = rows.map { $0.joined(separator: separator) }.joined(separator: "\n") + "\n"
+        let path = try folder.write("accounts.csv", text)
+        let manifest = try BatchManifest(contentsOf: path, environment: ["T": "token"])
+        #expect(manifest.accounts.map(\.account) == ["ann", "bob, the second"])
+        #expect(manifest.accounts[0].excludedSources.map(\.text) == ["Mi Fit", "Health"])
+        #expect(manifest.accounts[1].excludedSources.map(\.text) == ["Anna, her phone"])
+        #expect(manifest.warnings.first?.contains("separated by \(separator == ";" ? "semicolons" : "tabs"), not commas") == true)
+    }
+
+    @Test func commasStayTheSeparatorWhenTheHeaderHasThem() {
+        #expect(BatchManifest.separator(of: Array("account,file;x\n".utf8)) == UInt8(ascii: ","))
+        #expect(BatchManifest.separator(of: Array("account\n".utf8)) == UInt8(ascii: ","))
+    }
+}

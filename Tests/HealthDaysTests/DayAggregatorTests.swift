@@ -265,7 +265,8 @@ import TestSupport
         let plain = DayAggregator(rule: .recordedOffset)
         plain.add(wall, source: "app")
         #expect(plain.dayTotals().pairs == ["2024-07-01=80"])
-        #expect(plain.statistics.withoutOffset == 1)
+        // Dated as written, not taken as UTC: no "taken as UTC" line speaks of it.
+        #expect(plain.statistics.withoutOffset == 0)
 
         // In Tokyo, 23:30 local is still July 1st, although it is 14:30 UTC.
         let tokyo = DayAggregator(rule: try #require(ZoneRule.named("Asia/Tokyo")))

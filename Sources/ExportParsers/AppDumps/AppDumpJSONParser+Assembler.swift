@@ -400,6 +400,7 @@ extension AppDumpJSONParser {
             case .plainRecords: bit = 16
             case .dayTotals: bit = 32
             case .googleFitEstimatedSteps: bit = 64
+            case .googleFitMergedSteps: bit = 128
             }
             guard shapesSeen & bit == 0 else { return }
             shapesSeen |= bit

@@ -21,6 +21,7 @@ extension AppDumpJSONParser.Assembler {
     private static let googleFitSource: [UInt8] = Array(AppDumpJSONParser.googleFitSource.utf8)
     private static let estimatedStepsPrefix: [UInt8] = Array("derived:com.google.step_count.delta:".utf8)
     private static let estimatedStepsSuffix: [UInt8] = Array(":estimated_steps".utf8)
+    private static let mergedStepsSuffix: [UInt8] = Array(":merge_step_deltas".utf8)
     private static let derivedPrefix: [UInt8] = Array("derived:".utf8)
     private static let rawPrefix: [UInt8] = Array("raw:".utf8)
     static let estimatedStepsStream = "derived:com.google.step_count.delta:com.google.android.gms:estimated_steps"
@@ -487,8 +488,10 @@ extension AppDumpJSONParser.Assembler {
 
     // MARK: - Google Fit streams
 
-    /// A Takeout stream's `"Data Source"`: only `estimated_steps` is read; any other stream is refused
-    /// at once, because it holds the same steps again (or no steps at all).
+    /// A Takeout stream's `"Data Source"`: `estimated_steps`, the one that matches Fit's totals, or
+    /// `merge_step_deltas` (a file given alone: the reader of a whole Takeout reads it only when
+    /// there is no `estimated_steps` stream); any other stream is refused at once, because it holds
+    /// the same steps again (or no steps at all).
     func readDataSource(_ utf8: UnsafeRawBufferPointer, frame: Int, at position: JSONPosition) throws(ParseFailure) {
         // Fit's data source ids are `derived:...` or `raw:...`; anything else is some app's own member.
         guard utf8.starts(with: Self.derivedPrefix) || utf8.starts(with: Self.rawPrefix) else { return }
@@ -499,11 +502,19 @@ extension AppDumpJSONParser.Assembler {
             noteShape(.googleFitEstimatedSteps)
             return
         }
+        if utf8.starts(with: Self.estimatedStepsPrefix) && utf8.reversed().starts(with: Self.mergedStepsSuffix.reversed()) {
+            streamDepth = frame
+            statistics.googleFitDataSource = name
+            noteShape(.googleFitMergedSteps)
+            return
+        }
         let message: String
         if name.contains("step_count") {
             message = "the Google Fit stream \"\(name)\": only the estimated_steps stream (\"\(Self.estimatedStepsStream)\") "
-                + "matches Google Fit's own step totals; the other step streams repeat the same steps, so adding them "
-                + "would double count. Read the file whose \"Data Source\" ends in :estimated_steps instead"
+                + "matches Google Fit's own step totals, and merge_step_deltas comes near; this one repeats the same steps "
+                + "another way, so adding it would double count. Read the Takeout whole (stepimport hc Takeout), or its "
+                + "Fit/Daily activity metrics/Daily activity metrics.csv, or the All Data file whose \"Data Source\" ends "
+                + "in :estimated_steps or :merge_step_deltas"
         } else {
             message = "the Google Fit stream \"\(name)\", which holds no step counts; steps are in the stream "
                 + "\"\(Self.estimatedStepsStream)\""

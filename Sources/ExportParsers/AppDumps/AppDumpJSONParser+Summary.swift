@@ -5,7 +5,13 @@ extension AppDumpJSONParser: SummarizingParser {
     var formatName: String {
         let shapes = statistics.shapes
         guard !shapes.isEmpty else { return "JSON" }
-        return shapes.map { $0 == .googleFitEstimatedSteps ? "Google Fit Takeout estimated_steps JSON" : "\($0) JSON" }
+        return shapes.map {
+            switch $0 {
+            case .googleFitEstimatedSteps: return "Google Fit Takeout estimated_steps JSON"
+            case .googleFitMergedSteps: return "Google Fit Takeout merge_step_deltas JSON"
+            default: return "\($0) JSON"
+            }
+        }
             .joined(separator: ", ")
     }
 
@@ -24,6 +30,10 @@ extension AppDumpJSONParser: SummarizingParser {
                                        + "HCGateway write both alike); put each type's records under a member named "
                                        + "ActiveCaloriesBurned or TotalCaloriesBurned"))
         }
+        if statistics.shapes.contains(.googleFitMergedSteps) {
+            summary.notes.append(.fact("\(location): Google Fit's merge_step_deltas stream read; Google Fit's own totals "
+                                       + "come from its estimated_steps stream (or the daily summary CSV) and may differ on some days"))
+        }
         // Records with no offset are reported by the aggregation, for every format alike.
         if statistics.wallClock > 0 {
             summary.notes.append(.wallClockRecords(location, count: statistics.wallClock))
@@ -35,7 +45,7 @@ extension AppDumpJSONParser: SummarizingParser {
 extension AppDumpJSONParser {
     /// Google Fit Takeout's step stream holds steps alone; the app dumps hold every metric.
     var givesStepsOnly: Bool {
-        statistics.shapes.contains(.googleFitEstimatedSteps)
+        statistics.shapes.contains(.googleFitEstimatedSteps) || statistics.shapes.contains(.googleFitMergedSteps)
     }
 
     /// The records recognised, under the shapes found: step records, day totals, and records of

@@ -59,6 +59,8 @@ public final class AppDumpJSONParser: RecordParser {
         case dayTotals = "day totals"
         /// Google Fit Takeout's `derived:com.google.step_count.delta:...:estimated_steps` stream.
         case googleFitEstimatedSteps = "Google Fit estimated_steps stream"
+        /// Its `merge_step_deltas` stream, read when there is no `estimated_steps` one.
+        case googleFitMergedSteps = "Google Fit merge_step_deltas stream"
 
         public var description: String { rawValue }
     }

@@ -20,22 +20,32 @@ enum GoogleFitTakeoutReader: ExportReader {
         let byName = Dictionary(members.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var chosen = plan.files.compactMap { byName[$0] }
         var otherStreams: [String] = []
+        var part = plan.tier.part
         if session.inventory != nil {
             try takeStock(of: plan, byName, folderName: folderName, in: &session)
         }
         if plan.tier == .rawStreams {
-            // Only the estimated_steps stream matches Fit's totals; the file names do not say which is which.
+            // The estimated_steps stream matches Fit's totals; without it, merge_step_deltas comes
+            // nearest. The file names do not say which is which: their "Data Source" does.
             var estimated: [InputMember] = []
+            var merged: [InputMember] = []
             for member in chosen {
-                if try holdsEstimatedSteps(member) {
-                    estimated.append(member)
-                } else {
-                    otherStreams.append(member.name)
+                switch try stream(of: member) {
+                case .estimated: estimated.append(member)
+                case .merged: merged.append(member)
+                case .other: otherStreams.append(member.name)
                 }
+            }
+            if estimated.isEmpty && !merged.isEmpty {
+                part = "merge_step_deltas stream (there is no estimated_steps stream)"
+                otherStreams += merged.dropFirst().map(\.name)
+                estimated = Array(merged.prefix(1))
+            } else {
+                otherStreams += merged.map(\.name)
             }
             guard !estimated.isEmpty else {
                 throw ExportError.notAnExport(container.location, expected: .android,
-                                              found: "its Google Fit step streams are all other than estimated_steps (\(otherStreams.joined(separator: ", ")))",
+                                              found: "its Google Fit step streams are neither estimated_steps nor merge_step_deltas (\(otherStreams.joined(separator: ", ")))",
                                               remedy: .useEstimatedSteps)
             }
             chosen = estimated
@@ -48,10 +58,10 @@ enum GoogleFitTakeoutReader: ExportReader {
                 try RecordCSVReader.readCSV(try member.open(), name: member.name, in: &session)
             }
         }
-        session.summary.format = plan.tier.rawValue
+        session.summary.format = part == plan.tier.part ? plan.tier.rawValue : "Google Fit Takeout merge_step_deltas stream"
         let ignored = plan.ignored + otherStreams
         if !ignored.isEmpty {
-            session.summary.notes.append("Takeout: read the \(plan.tier.part); \(Plural.count(ignored.count, "other step file")) left out, as they hold the same steps again (never added together)")
+            session.summary.notes.append("Takeout: read the \(part); \(Plural.count(ignored.count, "other step file")) left out, as they hold the same steps again (never added together)")
         }
         return true
     }
@@ -78,11 +88,19 @@ enum GoogleFitTakeoutReader: ExportReader {
         session.inventory?.takeout = parts
     }
 
-    /// Whether a Takeout step stream holds `estimated_steps`, the one that matches Fit's totals:
-    /// its `"Data Source"` says so in its first bytes.
+    /// Which of Fit's step streams a Takeout file holds, as its `"Data Source"` says in its first bytes.
+    enum Stream { case estimated, merged, other }
+
+    static func stream(of member: InputMember) throws(ExportError) -> Stream {
+        let head = String(decoding: try member.head(ReadSession.headLength), as: UTF8.self)
+        if head.contains(":estimated_steps\"") { return .estimated }
+        if head.contains(":merge_step_deltas\"") { return .merged }
+        return .other
+    }
+
+    /// Whether a Takeout step stream holds `estimated_steps`, the one that matches Fit's totals.
     static func holdsEstimatedSteps(_ member: InputMember) throws(ExportError) -> Bool {
-        let head = try member.head(ReadSession.headLength)
-        return String(decoding: head, as: UTF8.self).contains(":estimated_steps\"")
+        try stream(of: member) == .estimated
     }
 }
 

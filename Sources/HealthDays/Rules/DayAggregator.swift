@@ -120,7 +120,7 @@ public final class DayAggregator: RecordSink {
             return
         }
         let sample = record.sample
-        noteOffset(sample.offsetSeconds)
+        noteOffset(sample.offsetSeconds, wallClock: sample.wallClock)
         if sample.endMs == sample.startMs {
             stats.zeroLength += 1
         }
@@ -210,9 +210,10 @@ public final class DayAggregator: RecordSink {
 
     // MARK: - Buckets
 
-    private func noteOffset(_ offset: Int32?) {
+    /// A wall clock (no zone, dated as written) is not a sample taken as UTC.
+    private func noteOffset(_ offset: Int32?, wallClock: Bool) {
         guard let offset else {
-            if case .recordedOffset = rule { stats.withoutOffset += 1 }
+            if case .recordedOffset = rule, !wallClock { stats.withoutOffset += 1 }
             return
         }
         if offsets.changes(to: offset) { offsets.note(offset) }

@@ -107,7 +107,7 @@ public final class PriorityDayAggregator: PriorityRecordSink {
         }
         if let offset = sample.offsetSeconds {
             if offsets.changes(to: offset) { offsets.note(offset) }
-        } else if case .recordedOffset = rule {
+        } else if case .recordedOffset = rule, !sample.wallClock {
             stats.withoutOffset += 1
         }
         if sample.endMs == sample.startMs { stats.zeroLength += 1 }

@@ -27,7 +27,9 @@ extension Remedy {
         case .useAcceptedFormat:
             return "accepted: Health Connect's export (Health Connect.zip or health_connect_export.db), JSON dumps (react-native-health-connect, HCGateway, Capacitor, Flutter health, record arrays, day totals), record or day-total CSV, and Google Fit Takeout (zip, folder, daily summary CSV, per-day CSVs, estimated_steps JSON)"
         case .useEstimatedSteps:
-            return "only the estimated_steps stream (or the daily summary CSV) matches Fit's totals"
+            return "only the estimated_steps stream (or the daily summary CSV) matches Fit's totals, and merge_step_deltas "
+                + "comes near: read the Takeout's Fit/Daily activity metrics/Daily activity metrics.csv, or export Takeout "
+                + "again with Fit's daily activity metrics"
         case .useHealthConnectDatabase:
             return "Health Connect's export is the file health_connect_export.db inside Health Connect.zip"
         case .useNewerVersion:

@@ -9,11 +9,12 @@ extension ImportNote {
             // Facts may name what the file holds (the apps of a database): escaped like every such text.
             return text.escapingControlCharacters()
         case .wallClockRecords(let location, let count):
-            return "\(location): \(Plural.count(count, "step record")) in local wall time with no zone: dated as written, or read in the --tz zone"
+            return "\(location): \(Plural.count(count, "step record")) in local wall time with no zone: each counts on the date written "
+                + "(--tz reads them as that zone's local time, on the same dates)"
         case .fitbitWallClock(let minutes, let files, let accountZone):
             let read = "Fitbit: \(Plural.count(minutes, "minute")) from \(Plural.count(files, "file")) in the account's local wall time"
             guard let accountZone else {
-                return read + " (no profile with its zone was found): each counts on the date written, or is read in the --tz zone"
+                return read + " (no profile with its zone was found): each counts on the date written, whatever --tz says"
             }
             let zone = accountZone.escapingControlCharacters()
             return read + " (\(zone), from the profile): each counts on the date written, its date in \(zone); "
