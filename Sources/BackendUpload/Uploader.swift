@@ -30,6 +30,12 @@ public final class Uploader {
         self.log = log
     }
 
+    /// Asks the server for one day of the trainee's summary, the cheapest request that needs the
+    /// token: a refused token (401, 403) stops a post before the export is read, not after.
+    public func checkToken(today: LocalDate) throws(UploadError) {
+        _ = try serverDays(from: today, to: today)
+    }
+
     /// The days the server holds between `from` and `to`, read in ranges the server accepts.
     public func serverDays(from: LocalDate, to: LocalDate) throws(UploadError) -> [LocalDate: Int] {
         var days: [LocalDate: Int] = [:]

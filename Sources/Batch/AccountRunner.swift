@@ -29,6 +29,16 @@ public struct AccountRunner: Sendable {
         do throws(AccountFailure) {
             // The token is read first: a missing one fails before any parsing work.
             let configuration = try configuration(for: account)
+            // A post that writes checks the token before the export is read: a refused one stops at once.
+            if case .post(let post) = settings.action, let configuration {
+                do throws(UploadError) {
+                    let api = try TraineeHealthAPI(configuration: configuration, timeout: .seconds(post.timeoutSeconds))
+                    try Uploader(api: api, policy: RetryPolicy(maxAttempts: post.retries + 1), isInterrupted: isInterrupted)
+                        .checkToken(today: UploadRules.today(in: account.zone))
+                } catch {
+                    throw .upload(error)
+                }
+            }
             let days = try read(account, into: &outcome)
             if settings.action.sendsDays {
                 try upload(days, configuration, account, into: &outcome)

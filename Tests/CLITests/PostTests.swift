@@ -155,7 +155,10 @@ import Testing
         #expect(result.status == 77)
         #expect(result.stderr.contains("refused the token"))
         #expect(try server.rows().isEmpty)
-        #expect(try server.requestCount("POST /v1/trainee/health/days") == 1)
+        // Checked with one summary request before the export is read: nothing read, nothing posted.
+        #expect(try server.requestCount("POST /v1/trainee/health/days") == 0)
+        #expect(try server.requestCount("GET /v1/trainee/health/summary") == 1)
+        #expect(!result.stderr.contains("stepimport: read "), "\(result.stderr)")
         try Self.assertTokenNeverShown(result, server)
     }
 
@@ -317,6 +320,16 @@ import Testing
         let tokenFlag = try Self.stepimport("apple x.zip --post --token abc --api-url http://127.0.0.1:9")
         #expect(tokenFlag.status == 64)
         #expect(!tokenFlag.stderr.contains("abc"))
+    }
+
+    @Test func everyConfigurationProblemIsSaidAtOnce() throws {
+        let result = try Self.stepimport("apple no-such-export.zip --post --cacert /no/such/ca.pem",
+                                         env: "-u STEPIMPORT_API_URL -u STEPIMPORT_TOKEN")
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("--post cannot start, 4 problems:"), "\(result.stderr)")
+        for problem in ["--post needs the trainee's time zone", "no API URL", "no token", "--cacert /no/such/ca.pem"] {
+            #expect(result.stderr.contains("  - " + problem), "\(problem)")
+        }
     }
 
     @Test func theTokenFileWorksAndIsNeverShown() throws {

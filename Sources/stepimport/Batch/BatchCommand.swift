@@ -19,11 +19,11 @@ struct BatchCommand {
         // Configuration first: a missing API URL fails before any work, as for one export.
         var apiURL: String?
         if let post = options.post, !post.dryRun {
-            do throws(UploadError) {
-                apiURL = try UploadConfiguration.apiURL(post.apiURL, environment: environment)
-                try UploadConfiguration.checkCACertificate(post.caCertificateFile)
-            } catch {
-                diagnostics.error(error.description)
+            var problems: [String] = []
+            do { apiURL = try UploadConfiguration.apiURL(post.apiURL, environment: environment) } catch { problems.append(error.description) }
+            do { try UploadConfiguration.checkCACertificate(post.caCertificateFile) } catch { problems.append(error.description) }
+            if !problems.isEmpty {
+                diagnostics.error(UploadConfiguration.words(problems))
                 return .configuration
             }
         }

@@ -23,32 +23,49 @@ struct PostCommand {
                         quiet: Bool) throws(CommandError) -> PostCommand {
         // The server files each day in the trainee's zone: days counted in another (the samples'
         // own offsets, or this machine's zone for the window) land on the wrong dates.
-        guard case .zone(let traineeZone) = zone else {
-            throw .upload(.configuration("--post needs the trainee's time zone: pass --tz ZONE (as in --tz Europe/Berlin); "
-                                         + "the server files each day in that zone, and days counted in another land on the wrong dates"))
+        var zoneProblem: [String] = []
+        if case .recordedOffset = zone {
+            zoneProblem.append("--post needs the trainee's time zone: pass --tz ZONE (as in --tz Europe/Berlin); "
+                               + "the server files each day in that zone, and days counted in another land on the wrong dates")
         }
         let configuration: UploadConfiguration
         do {
             configuration = try UploadConfiguration.resolve(
                 apiURL: options.apiURL, tokenFile: options.tokenFile, caCertificateFile: options.caCertificateFile,
-                environment: ProcessInfo.processInfo.environment)
+                environment: ProcessInfo.processInfo.environment, others: zoneProblem)
         } catch {
             throw .upload(error)
         }
+        guard case .zone(let traineeZone) = zone else { throw .upload(.configuration(zoneProblem[0])) }
         return PostCommand(options: options, configuration: configuration, traineeZone: traineeZone,
                            diagnostics: diagnostics, quiet: quiet, format: format)
     }
 
-    func run(_ days: [DayTotal]) throws(CommandError) {
-        let api: TraineeHealthAPI
-        do {
-            api = try TraineeHealthAPI(configuration: configuration, timeout: .seconds(options.timeoutSeconds))
+    /// Before the export is read: a post that writes checks its token with one cheap request,
+    /// so that a refused token stops it at once (`--plan` and `--dry-run` do not).
+    func checkToken() throws(CommandError) {
+        guard !options.plan && !options.dryRun else { return }
+        do throws(UploadError) {
+            try makeUploader().checkToken(today: UploadRules.today(in: traineeZone))
         } catch {
             throw .upload(error)
         }
-        let uploader = Uploader(api: api, policy: RetryPolicy(maxAttempts: options.retries + 1),
-                                isInterrupted: { interruptRequested.load(ordering: .relaxed) },
-                                log: { diagnostics.note("post: \($0)") })
+    }
+
+    private func makeUploader() throws(UploadError) -> Uploader {
+        let api = try TraineeHealthAPI(configuration: configuration, timeout: .seconds(options.timeoutSeconds))
+        return Uploader(api: api, policy: RetryPolicy(maxAttempts: options.retries + 1),
+                        isInterrupted: { interruptRequested.load(ordering: .relaxed) },
+                        log: { diagnostics.note("post: \($0)") })
+    }
+
+    func run(_ days: [DayTotal]) throws(CommandError) {
+        let uploader: Uploader
+        do {
+            uploader = try makeUploader()
+        } catch {
+            throw .upload(error)
+        }
         InterruptSignal.install(message: "\nstepimport: stopping after the current request (Ctrl-C again to stop at once)\n")
 
         do throws(UploadError) {

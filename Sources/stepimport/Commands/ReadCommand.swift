@@ -25,6 +25,7 @@ struct ReadCommand {
             try PostCommand.prepare(postOptions, zone: options.zone, format: options.format, diagnostics: diagnostics,
                                     quiet: options.quiet)
         }
+        try post?.checkToken()
         // --post with hc-priority or with another metric, and --metric beyond the metrics
         // hc-priority totals, were refused with the options.
         switch (options.rule == .hcPriority, options.metrics.isStepsOnly) {

@@ -6,26 +6,38 @@ import HTTPClient
 /// or `STEPIMPORT_API_URL`, and `STEPIMPORT_TOKEN` or `--token-file` (never a command-line
 /// value, which would show in `ps` and shell history).
 extension UploadConfiguration {
-    /// Resolves the configuration; every problem is a `.configuration` error naming what to fix.
+    /// Resolves the configuration. Every problem is found, with `others` (the zone's), and all
+    /// of them make one `.configuration` error, each naming what to fix: one run shows them all.
     static func resolve(apiURL flag: String?, tokenFile: String?, caCertificateFile: String?,
-                        environment: [String: String]) throws(UploadError) -> UploadConfiguration {
-        let url = try apiURL(flag, environment: environment)
-        let token: BearerToken
-        let origin: String
+                        environment: [String: String], others: [String] = []) throws(UploadError) -> UploadConfiguration {
+        var problems = others
+        var url: String?
+        do { url = try apiURL(flag, environment: environment) } catch { problems.append(error.description) }
+        var token: (BearerToken, String)?
+        do { token = try self.token(tokenFile: tokenFile, environment: environment) } catch { problems.append(error.description) }
+        do { try checkCACertificate(caCertificateFile) } catch { problems.append(error.description) }
+        guard problems.isEmpty, let url, let (token, origin) = token else { throw .configuration(words(problems)) }
+        return UploadConfiguration(apiURL: url, token: token, caCertificateFile: caCertificateFile, tokenOrigin: origin)
+    }
+
+    /// Several problems as one message: one a line.
+    static func words(_ problems: [String]) -> String {
+        problems.count == 1 ? problems[0]
+            : "--post cannot start, \(problems.count) problems:\n  - " + problems.joined(separator: "\n  - ")
+    }
+
+    /// The token from `--token-file`, else `STEPIMPORT_TOKEN`, with where it came from.
+    static func token(tokenFile: String?, environment: [String: String]) throws(UploadError) -> (BearerToken, String) {
         if let tokenFile {
-            token = try BearerToken.read(from: tokenFile, name: "--token-file \(tokenFile)")
-            origin = tokenFile
-        } else if let value = environment["STEPIMPORT_TOKEN"] {
-            guard let parsed = BearerToken(value) else {
-                throw .configuration("STEPIMPORT_TOKEN is empty or holds characters a bearer token cannot have")
-            }
-            token = parsed
-            origin = "STEPIMPORT_TOKEN"
-        } else {
+            return (try BearerToken.read(from: tokenFile, name: "--token-file \(tokenFile)"), tokenFile)
+        }
+        guard let value = environment["STEPIMPORT_TOKEN"] else {
             throw .configuration("no token: set STEPIMPORT_TOKEN or pass --token-file PATH (a token is never taken from the command line)")
         }
-        try checkCACertificate(caCertificateFile)
-        return UploadConfiguration(apiURL: url, token: token, caCertificateFile: caCertificateFile, tokenOrigin: origin)
+        guard let parsed = BearerToken(value) else {
+            throw .configuration("STEPIMPORT_TOKEN is empty or holds characters a bearer token cannot have")
+        }
+        return (parsed, "STEPIMPORT_TOKEN")
     }
 
     /// The API URL from `--api-url`, else `STEPIMPORT_API_URL`, checked for use.
