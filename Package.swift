@@ -120,7 +120,7 @@ let package = Package(
         // account through the one importer and the one uploader.
         .target(
             name: "Batch",
-            dependencies: ["DisplayText", "HealthDays", "StreamingText", "ExportParsers", "BackendUpload", "Platform"]
+            dependencies: ["DisplayText", "HealthDays", "StreamingText", "ExportParsers", "BackendUpload", "HTTPClient", "Platform"]
         ),
         // The outputs: day totals, metric days, the upload plan and the inspection, as a table, JSON
         // or CSV, each written to a byte sink (standard output, memory) as it goes; the format is

@@ -22,7 +22,7 @@ public final class TraineeHealthAPI: Sendable {
         do {
             client = try HTTPClient(options: HTTPClientOptions(timeout: timeout,
                                                                caCertificateFile: configuration.caCertificateFile,
-                                                               userAgent: "stepimport"))
+                                                               userAgent: "stepimport", proxy: configuration.proxy))
         } catch {
             throw .configuration(error.description)
         }

@@ -13,13 +13,17 @@ public struct UploadConfiguration: Sendable {
     public let caCertificateFile: String?
     /// Where the token came from, for messages ("STEPIMPORT_TOKEN" or the file).
     public let tokenOrigin: String
+    /// The proxy https requests tunnel through (`--proxy`, `https_proxy`); nil for none.
+    public let proxy: HTTPProxy?
 
     /// A configuration from parts already checked.
-    public init(apiURL: String, token: BearerToken, caCertificateFile: String?, tokenOrigin: String) {
+    public init(apiURL: String, token: BearerToken, caCertificateFile: String?, tokenOrigin: String,
+                proxy: HTTPProxy? = nil) {
         self.apiURL = apiURL
         self.token = token
         self.caCertificateFile = caCertificateFile
         self.tokenOrigin = tokenOrigin
+        self.proxy = proxy
     }
 }
 

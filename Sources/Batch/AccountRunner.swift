@@ -63,7 +63,7 @@ public struct AccountRunner: Sendable {
         do {
             let token = try account.readToken(environment: environment)
             return UploadConfiguration(apiURL: post.apiURL, token: token, caCertificateFile: post.caCertificateFile,
-                                       tokenOrigin: account.token?.description ?? "no token")
+                                       tokenOrigin: account.token?.description ?? "no token", proxy: post.proxy)
         } catch {
             throw .token(error)
         }

@@ -1,3 +1,4 @@
+import HTTPClient
 import ExportParsers
 import HealthDays
 
@@ -29,6 +30,8 @@ public struct BatchSettings: Sendable {
         public var sendAll: Bool
         /// Leave the days the server already has as they are.
         public var keepExisting: Bool
+        /// The proxy https requests tunnel through; nil for none.
+        public var proxy: HTTPProxy? = nil
 
         public init(apiURL: String, caCertificateFile: String?, retries: Int, timeoutSeconds: Int, sendAll: Bool,
                     keepExisting: Bool) {

@@ -102,9 +102,16 @@ final class CurlSession {
             try set(CURLOPT_CAPATH, nil, host: host)
         }
 
-        // No proxy, not even one named by http_proxy, https_proxy or ALL_PROXY: the request
-        // goes straight to the server it names.
-        try set(CURLOPT_PROXY, "", host: host)
+        // The proxy given, for https only and as a CONNECT tunnel (the token stays inside TLS);
+        // never one libcurl would take from http_proxy, https_proxy or ALL_PROXY itself.
+        if let proxy = options.proxy, address.scheme == "https", proxy.applies(to: address.host) {
+            try set(CURLOPT_PROXY, proxy.url, host: host)
+            try set(CURLOPT_HTTPPROXYTUNNEL, 1, host: host)
+            // Empty: every host goes through it (the bypass list was applied above), whatever no_proxy says.
+            try set(CURLOPT_NOPROXY, "", host: host)
+        } else {
+            try set(CURLOPT_PROXY, "", host: host)
+        }
         try set(CURLOPT_NETRC, Int(CURL_NETRC_IGNORED.rawValue), host: host)
         // No signals (SIGALRM for name lookups), which would hit whichever thread runs.
         try set(CURLOPT_NOSIGNAL, 1, host: host)

@@ -5,7 +5,8 @@ import Synchronization
 ///
 /// The rules cannot be turned off: redirects are never followed (a 3xx throws
 /// `redirectRefused`), certificates and host names are always checked, plain `http://` only
-/// goes to this computer, only HTTP(S) is spoken, and no proxy is used. Requests from several
+/// goes to this computer, only HTTP(S) is spoken, and a proxy is used only as the options name
+/// one, for `https`, as a CONNECT tunnel. Requests from several
 /// threads are safe and run one after the other; `send` blocks until the answer is complete.
 public final class HTTPClient: Sendable {
     /// The libcurl file to load (a path, or a file name for the dynamic loader); nil loads

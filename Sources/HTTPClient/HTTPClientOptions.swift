@@ -1,7 +1,7 @@
 /// Settings for one `HTTPClient`, fixed when it is made.
 ///
 /// There is deliberately no way to turn off certificate checks, to follow redirects or to
-/// use a proxy.
+/// send a request through a proxy other than inside a CONNECT tunnel (`HTTPProxy`).
 public struct HTTPClientOptions: Sendable, Equatable {
     /// The longest time to set up a connection, TCP and TLS handshake included.
     public var connectTimeout: Duration
@@ -15,6 +15,9 @@ public struct HTTPClientOptions: Sendable, Equatable {
     public var userAgent: String
     /// The largest response body accepted; a larger one fails with `responseTooLarge`.
     public var maxResponseBytes: Int
+    /// The proxy `https` requests tunnel through; nil goes straight to the server (proxy
+    /// variables in the environment are not read here: the caller decides).
+    public var proxy: HTTPProxy?
     /// For tests only: every connection goes to this port on 127.0.0.1 instead of the URL's
     /// host, so that a test of the URL rules cannot reach the network even if they break.
     var testingConnectionPort: Int?
@@ -24,8 +27,10 @@ public struct HTTPClientOptions: Sendable, Equatable {
         timeout: Duration = .seconds(60),
         caCertificateFile: String? = nil,
         userAgent: String = "stepimport",
-        maxResponseBytes: Int = 8 << 20
+        maxResponseBytes: Int = 8 << 20,
+        proxy: HTTPProxy? = nil
     ) {
+        self.proxy = proxy
         self.connectTimeout = connectTimeout
         self.timeout = timeout
         self.caCertificateFile = caCertificateFile

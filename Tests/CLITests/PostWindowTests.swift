@@ -79,3 +79,26 @@ import Testing
         #expect(lastLine(result).contains("(is --tz the trainee's zone?)"), "\(result.stderr)")
     }
 }
+
+/// `--post` on a network that needs a proxy: `https_proxy` and `--proxy`, as a CONNECT tunnel.
+@Suite struct PostProxyTests {
+    @Test func httpsProxyFromTheEnvironmentOrTheFlagIsATunnelAndNeverSeesTheToken() throws {
+        let result = try CommandRunner.run("""
+            python3 "$SCRIPTS/connect_proxy.py" proxy.log proxy.port < <(sleep 6) > /dev/null &
+            for i in $(seq 50); do [ -s proxy.port ] && break; sleep 0.1; done
+            port=$(cat proxy.port)
+            env STEPIMPORT_TOKEN=tok-7f3a https_proxy=http://127.0.0.1:$port "$STEPIMPORT" apple samples/export.zip --post --tz UTC --api-url https://127.0.0.1:9 --retries 0; echo "env exit $?"
+            env STEPIMPORT_TOKEN=tok-7f3a "$STEPIMPORT" apple samples/export.zip --post --tz UTC --api-url https://127.0.0.1:8 --retries 0 --proxy http://127.0.0.1:$port; echo "flag exit $?"
+            env STEPIMPORT_TOKEN=tok-7f3a https_proxy=http://127.0.0.1:$port "$STEPIMPORT" apple samples/export.zip --post --tz UTC --api-url https://127.0.0.1:7 --retries 0 --proxy ""; echo "off exit $?"
+            env STEPIMPORT_TOKEN=tok-7f3a "$STEPIMPORT" apple samples/export.zip --post --tz UTC --api-url https://127.0.0.1:7 --proxy socks5://x:1; echo "bad exit $?"
+            cat proxy.log
+            """)
+        let text = String(decoding: result.stdout, as: UTF8.self)
+        #expect(text.contains("env exit 69") && text.contains("flag exit 69") && text.contains("off exit 69"), "\(text) \(result.stderr)")
+        #expect(text.contains("bad exit 78"))
+        #expect(result.stderr.contains("--proxy: not a proxy URL stepimport can use"))
+        // The proxy was asked for tunnels to the first two only, and never saw the token.
+        #expect(text.contains("\"target\": \"127.0.0.1:9\"") && text.contains("\"target\": \"127.0.0.1:8\""))
+        #expect(!text.contains("127.0.0.1:7") && !text.contains("tok-7f3a") && !text.contains("\"plain\""), "\(text)")
+    }
+}

@@ -3,6 +3,7 @@ import Batch
 import ExportParsers
 import Foundation
 import HealthDays
+import HTTPClient
 import Platform
 
 /// `stepimport batch MANIFEST`: every account of a manifest (or of one shard of it), read in its
@@ -18,9 +19,11 @@ struct BatchCommand {
         let environment = ProcessInfo.processInfo.environment
         // Configuration first: a missing API URL fails before any work, as for one export.
         var apiURL: String?
+        var proxy: HTTPProxy?
         if let post = options.post, !post.dryRun {
             var problems: [String] = []
             do { apiURL = try UploadConfiguration.apiURL(post.apiURL, environment: environment) } catch { problems.append(error.description) }
+            do { proxy = try UploadConfiguration.proxy(post.proxy, environment: environment) } catch { problems.append(error.description) }
             do { try UploadConfiguration.checkCACertificate(post.caCertificateFile) } catch { problems.append(error.description) }
             if !problems.isEmpty {
                 diagnostics.error(UploadConfiguration.words(problems))
@@ -68,7 +71,7 @@ struct BatchCommand {
         if options.post != nil {
             InterruptSignal.install(message: "\nstepimport: stopping: no new accounts are started, and the ones running stop after their current request (Ctrl-C again to stop at once)\n")
         }
-        let runner = AccountRunner(settings: options.settings(apiURL: apiURL, tuning: Tuning(environment: environment)),
+        let runner = AccountRunner(settings: options.settings(apiURL: apiURL, proxy: proxy, tuning: Tuning(environment: environment)),
                                    environment: environment, observer: console,
                                    isInterrupted: { interruptRequested.load(ordering: .relaxed) })
         let scheduler = BatchScheduler(pending: pending, runner: runner, journal: journal, jobs: options.jobs,

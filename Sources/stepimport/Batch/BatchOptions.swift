@@ -1,3 +1,4 @@
+import HTTPClient
 import BackendUpload
 import Batch
 import Foundation
@@ -26,7 +27,7 @@ struct BatchOptions {
     /// server is not needed (no --post, or --dry-run). With several jobs, the jobs already keep
     /// the cores busy: each Apple export gets one parse worker beside its reader thread, which
     /// still selects records (a quarter of the CPU of libxml2's whole parse, in the same memory).
-    func settings(apiURL: String?, tuning: Tuning) -> BatchSettings {
+    func settings(apiURL: String?, proxy: HTTPProxy? = nil, tuning: Tuning) -> BatchSettings {
         var settings = BatchSettings(invalidRecords: read.skipInvalid ? .skip : .fail,
                                      parseWorkers: tuning.parseWorkers ?? (jobs > 1 ? 1 : nil), pieceSize: tuning.pieceSize)
         settings.excludedSources = read.excludedSources
@@ -34,9 +35,10 @@ struct BatchOptions {
         settings.strictXML = read.strictXML
         if let post {
             if let apiURL, !post.dryRun {
-                let upload = BatchSettings.Upload(apiURL: apiURL, caCertificateFile: post.caCertificateFile,
+                var upload = BatchSettings.Upload(apiURL: apiURL, caCertificateFile: post.caCertificateFile,
                                                   retries: post.retries, timeoutSeconds: post.timeoutSeconds,
                                                   sendAll: post.sendAll, keepExisting: post.keepExisting)
+                upload.proxy = proxy
                 settings.action = post.plan ? .plan(upload) : .post(upload)
             } else {
                 settings.action = .dryRun(sendAll: post.sendAll)

@@ -75,6 +75,7 @@ extension BatchRequest {
             .post(help: "Post each account's days with its own token."),
             .apiURL(help: "The backend (or STEPIMPORT_API_URL)."),
             .caCertificate(help: "Trust this CA (PEM) instead of the system's."),
+            .proxy(help: "Go through this proxy, as a CONNECT tunnel (else https_proxy or all_proxy; no_proxy bypasses)."),
             .value("--journal", value: "file", help: """
                 Where the journal is (default: beside the manifest, its name without the extension and \
                 .journal.jsonl: accounts.csv keeps accounts.journal.jsonl, or accounts.shard-2-of-4.journal.jsonl \

@@ -32,7 +32,7 @@ struct PostCommand {
         do {
             configuration = try UploadConfiguration.resolve(
                 apiURL: options.apiURL, tokenFile: options.tokenFile, caCertificateFile: options.caCertificateFile,
-                environment: ProcessInfo.processInfo.environment, others: zoneProblem)
+                proxy: options.proxy, environment: ProcessInfo.processInfo.environment, others: zoneProblem)
         } catch {
             throw .upload(error)
         }

@@ -8,16 +8,34 @@ import HTTPClient
 extension UploadConfiguration {
     /// Resolves the configuration. Every problem is found, with `others` (the zone's), and all
     /// of them make one `.configuration` error, each naming what to fix: one run shows them all.
-    static func resolve(apiURL flag: String?, tokenFile: String?, caCertificateFile: String?,
+    static func resolve(apiURL flag: String?, tokenFile: String?, caCertificateFile: String?, proxy proxyFlag: String? = nil,
                         environment: [String: String], others: [String] = []) throws(UploadError) -> UploadConfiguration {
         var problems = others
+        var proxy: HTTPProxy?
+        do { proxy = try self.proxy(proxyFlag, environment: environment) } catch { problems.append(error.description) }
         var url: String?
         do { url = try apiURL(flag, environment: environment) } catch { problems.append(error.description) }
         var token: (BearerToken, String)?
         do { token = try self.token(tokenFile: tokenFile, environment: environment) } catch { problems.append(error.description) }
         do { try checkCACertificate(caCertificateFile) } catch { problems.append(error.description) }
         guard problems.isEmpty, let url, let (token, origin) = token else { throw .configuration(words(problems)) }
-        return UploadConfiguration(apiURL: url, token: token, caCertificateFile: caCertificateFile, tokenOrigin: origin)
+        return UploadConfiguration(apiURL: url, token: token, caCertificateFile: caCertificateFile, tokenOrigin: origin,
+                                   proxy: proxy)
+    }
+
+    /// The proxy from `--proxy`, else `https_proxy`, `HTTPS_PROXY`, `all_proxy` or `ALL_PROXY` (as
+    /// curl reads them), with the hosts `no_proxy` or `NO_PROXY` names; nil for none. `--proxy ""`
+    /// turns one from the environment off.
+    static func proxy(_ flag: String?, environment: [String: String]) throws(UploadError) -> HTTPProxy? {
+        let names = ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
+        let origin = flag != nil ? "--proxy" : names.first { !(environment[$0] ?? "").isEmpty }
+        guard let origin, let text = flag ?? environment[origin], !text.isEmpty else { return nil }
+        let bypass = (environment["no_proxy"] ?? environment["NO_PROXY"] ?? "").split(separator: ",").map(String.init)
+        guard let proxy = HTTPProxy(url: text, bypass: bypass) else {
+            throw .configuration("\(origin): not a proxy URL stepimport can use (http://host:port or https://host:port; "
+                                 + "requests go through it as a CONNECT tunnel, the token inside TLS)")
+        }
+        return proxy
     }
 
     /// Several problems as one message: one a line.

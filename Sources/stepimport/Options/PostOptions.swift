@@ -3,6 +3,8 @@ struct PostOptions {
     var apiURL: String?
     var tokenFile: String?
     var caCertificateFile: String?
+    /// `--proxy URL`: the proxy https requests tunnel through (else `https_proxy` and the like).
+    var proxy: String?
     var retries = 5
     var timeoutSeconds = 60
     var sendAll = false

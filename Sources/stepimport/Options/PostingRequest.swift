@@ -29,6 +29,10 @@ extension Option where Options: PostingRequest {
         .value("--cacert", value: "file", help: help) { $0.posting.caCertificateFile = $1 }.usage(.never)
     }
 
+    static func proxy(help: HelpProse) -> Option {
+        .value("--proxy", value: "url", help: help) { $0.posting.proxy = $1 }.usage(.never)
+    }
+
     static func sendAll(help: HelpProse) -> Option {
         .flag("--send-all", help: help) { $0.posting.sendAll = true }.usage(.never)
     }

@@ -152,6 +152,11 @@ extension ReadRequest {
             """)),
         .tokenFile,
         .caCertificate(help: "Trust this CA (PEM) instead of the system's."),
+        .proxy(help: .asWritten("""
+            Go through this proxy (http://host:port), else the one
+            https_proxy or all_proxy names (no_proxy: hosts to reach
+            directly): a CONNECT tunnel, so the token stays inside TLS.
+            """)),
         .note("--tz", help: .asWritten("""
             Required: the trainee's zone, which the server files
             days in. Days are counted in it, and the server's window
