@@ -17,6 +17,8 @@ public protocol ResultsWriter {
     func writeBatches(_ plan: UploadPlan, to sink: any OutputSink) throws(OutputError)
     /// What `inspect` found.
     func writeInspection(_ inspection: Inspection, to sink: any OutputSink) throws(OutputError)
+    /// `--explain DATE`: why one day is what it is.
+    func writeExplanation(_ explanation: Explanation, to sink: any OutputSink) throws(OutputError)
 }
 
 /// How days are shown, beside the days themselves.

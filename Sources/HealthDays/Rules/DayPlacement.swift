@@ -46,6 +46,12 @@ struct DayPlacement {
         return (sample.startMs + shift, sample.endMs + shift)
     }
 
+    /// A time of the placing clock as a wall clock shows it (milliseconds since 1970 on that clock):
+    /// under the recorded-offset rule it is one already; under `--tz`, the zone's clock then.
+    func wallTime(ofClockTime time: Int64) -> Int64 {
+        calendar?.wallTime(ofInstant: time) ?? time
+    }
+
     /// The local day holding a time of the placing clock, and where on that clock the day ends.
     @inline(__always)
     func day(containing time: Int64) -> (day: Int32, end: Int64) {

@@ -48,6 +48,11 @@ final class ZoneCalendar {
         }
     }
 
+    /// The wall clock of the zone at an instant, as milliseconds since 1970 on that clock.
+    func wallTime(ofInstant instantMs: Int64) -> Int64 {
+        instantMs + offsetMs(at: instantMs)
+    }
+
     private func offsetMs(at instantMs: Int64) -> Int64 {
         let seconds = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(floorDiv(instantMs, 1000))))
         return Int64(seconds) * 1000

@@ -42,7 +42,7 @@ struct ReadCommand {
     /// then the summary on stderr.
     func read<Rule: ReadRule>(by rule: Rule, post: PostCommand?) throws(CommandError) {
         let started = Date()
-        let (result, exclusion, handEntries) = try importExport(filteringBefore: rule.sink) { () throws(ExportError) in
+        let (result, exclusion, handEntries, recorder) = try importExport(filteringBefore: rule.sink) { () throws(ExportError) in
             try rule.finish()
         }
         let days = rule.days(in: DayRange(since: options.since, until: options.until).closedRange)
@@ -50,6 +50,22 @@ struct ReadCommand {
         // Without --tz, the one offset of an Apple export across a change of clocks (the days shown).
         let timeOffset = options.zone == .recordedOffset
             ? result.exportTimeOffset(rule.statistics, from: filtered.kept.first, to: filtered.kept.last) : nil
+        if let recorder {
+            // The options let --explain through with the step rules only, which give day totals.
+            let day = rule.steps(rule.days(in: recorder.date...recorder.date))?.first
+            let explanation = DayExplanation(recorder, excludedSources: options.excludedSources,
+                                             excludeManual: options.excludeManual, day: day, priority: rule.priority)
+            let writer = options.format.writer
+            try CommandError.writeResults { (sink) throws(OutputError) in
+                let span = filtered.all.first.flatMap { first in filtered.all.last.map { first...$0 } }
+                try writer.writeExplanation(Explanation(explanation, zoneWords: zoneDescription(rule.statistics), exportSpan: span),
+                                            to: sink)
+            }
+            rule.report(result, days, seconds: Date().timeIntervalSince(started), timeOffset: timeOffset, by: self)
+            reportExcluded(exclusion)
+            reportHandEntries(handEntries, formats: result.formats)
+            return
+        }
         if let post {
             // The options let --post through with the highest-source steps rule only, which gives steps.
             guard let steps = rule.steps(days) else {
@@ -80,14 +96,18 @@ struct ReadCommand {
         }
     }
 
-    /// Reads the export into `sink`, behind `HandEntries` (`--exclude-manual`) and, when
-    /// `--exclude-source` is given, a `SourceExclusion` (both returned for the summary), then runs `finish`.
+    /// Reads the export into `sink`, behind `HandEntries` (`--exclude-manual`), a `SourceExclusion`
+    /// when `--exclude-source` is given, and first a `DaySampleRecorder` with `--explain` (all
+    /// returned for the summary and the explanation), then runs `finish`.
     func importExport(filteringBefore sink: RecordSink, finish: () throws(ExportError) -> Void)
-        throws(CommandError) -> (ImportResult, SourceExclusion?, HandEntries) {
+        throws(CommandError) -> (ImportResult, SourceExclusion?, HandEntries, DaySampleRecorder?) {
         let handEntries = HandEntries(excludes: options.excludeManual, zone: options.zone, next: sink)
         let exclusion = options.excludedSources.isEmpty ? nil
             : SourceExclusion(patterns: options.excludedSources, next: handEntries)
-        return (try importExport(into: exclusion ?? handEntries, finish: finish), exclusion, handEntries)
+        let filters: RecordSink = exclusion.map { $0 as RecordSink } ?? handEntries
+        let recorder = options.explain.map { DaySampleRecorder(date: $0, zone: options.zone, next: filters) }
+        let result = try importExport(into: recorder.map { $0 as RecordSink } ?? filters, finish: finish)
+        return (result, exclusion, handEntries, recorder)
     }
 
     /// Reads the export into `sink` (with the progress meter when it shows), then runs `finish`.

@@ -25,6 +25,8 @@ struct ReadOptions {
     var excludedSources: [SourcePattern] = []
     /// `--exclude-manual`: leave out records typed in by hand.
     var excludeManual = false
+    /// `--explain DATE`: why that day's steps are what they are, instead of the days.
+    var explain: LocalDate?
     var quiet = false
     var progress = true
     /// `hc --input-format`: nil to detect.

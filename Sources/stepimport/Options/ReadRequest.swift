@@ -62,6 +62,7 @@ extension ReadRequest {
                 same rule as `stepimport hc`).
                 """)),
             .since, .until,
+            .explain,
             .excludeSource,
             .excludeManual,
             .skipInvalid(help: "Skip step records whose date or value cannot be read or is beyond the bounds in EXIT STATUS 65, and report them, instead of stopping.")
@@ -125,6 +126,7 @@ extension ReadRequest {
                 (Flutter) are read as that zone's local time.
                 """)),
             .since, .until,
+            .explain,
             .excludeSource,
             .excludeManual,
             .skipInvalid(help: "Skip records whose time or count cannot be read or is beyond the bounds in EXIT STATUS 65, and report them, instead of stopping.")
@@ -187,6 +189,17 @@ extension ReadRequest {
             let others = request.options.metrics.metrics.filter { $0 != .steps }.map(\.name).joined(separator: ",")
             throw Rejection("--post sends steps only (POST /v1/trainee/health/days takes nothing else), "
                             + "not --metric \(others): print them without --post")
+        }
+        if request.options.explain != nil {
+            let clash: String? = request.options.post != nil ? "--post"
+                : !request.options.metrics.isStepsOnly ? "--metric"
+                : request.options.bySource ? "--by-source"
+                : request.options.since != nil ? "--since" : request.options.until != nil ? "--until" : nil
+            if let clash {
+                let why = clash == "--metric" ? "it explains a day's steps" : clash == "--post" ? "it prints, never sends"
+                    : "it shows every source of its one day already"
+                throw Rejection("--explain does not go with \(clash): \(why)")
+            }
         }
         if let since = request.options.since, let until = request.options.until, since > until {
             throw Rejection("--since \(since) is after --until \(until)")
@@ -314,6 +327,19 @@ extension Option where Options == ReadRequest {
         .value("--since", value: "date", help: "Leave out days before this one (YYYY-MM-DD).") { (request, text) throws(Rejection) in
             request.options.since = try date(text, for: "--since")
         }
+    }
+
+    /// `--explain DATE`: one day's samples, what became of each, and the rule's choice.
+    static var explain: Option {
+        .value("--explain", value: "date", help: .asWritten("""
+            Show why this day (YYYY-MM-DD) is what it is instead of the
+            days: each source's samples that fall on it (split at midnight,
+            duplicates, hand entries, left out by --exclude-*), each
+            source's total, and the rule's choice. --format json or csv
+            for programs.
+            """)) { (request, text) throws(Rejection) in
+            request.options.explain = try date(text, for: "--explain")
+        }.usage(.helpOnly)
     }
 
     static var until: Option {
