@@ -40,6 +40,8 @@ extension AppDumpJSONParser {
         var position: JSONPosition
         /// A member that only Flutter's `health` writes was seen (`sourcePlatform`).
         var flutterMarker = false
+        /// Its `metadata` said it was typed in by hand (`recordingMethod`), passed up when that ended.
+        var enteredByHand = false
         /// One per `Slot`, by its raw value.
         var fields = InlineArray<11, Field>(repeating: Field())
 

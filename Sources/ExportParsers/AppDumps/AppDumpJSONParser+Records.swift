@@ -138,9 +138,7 @@ extension AppDumpJSONParser.Assembler {
             if prioritySink != nil && key == .metadata {
                 passModifiedUp(from: index, to: target)
             }
-            if key == .metadata, field(.recordingMethod, of: index).hasValue, !field(.recordingMethod, of: target).hasValue {
-                copy(.recordingMethod, from: index, to: .recordingMethod, of: target, via: key)
-            }
+            if key == .metadata && enteredByHand(index) { frames[target].enteredByHand = true }
             // The record's own member wins over one in its metadata.
             let existing = field(.origin, of: target)
             let origin = field(.origin, of: index)
@@ -360,15 +358,17 @@ extension AppDumpJSONParser.Assembler {
     /// Calls `body` with the record's source: its origin (the phone's counter under one name),
     /// or `(unknown)`.
     @inline(__always)
-    /// Whether the record at `index` says it was typed in by hand: a recording method of 3, or a
-    /// name of it (`RECORDING_METHOD_MANUAL_ENTRY`, `MANUAL_ENTRY`, `manual`), in any case.
+    /// Whether the record at `index` says it was typed in by hand: its own or its metadata's
+    /// recording method of 3, or a name of it (`RECORDING_METHOD_MANUAL_ENTRY`, `MANUAL_ENTRY`,
+    /// `manual`), in any case. Nothing is allocated: this runs for every record of a dump.
     func enteredByHand(_ index: Int) -> Bool {
-        let method = field(.recordingMethod, of: index)
-        guard method.hasValue else { return false }
+        if frames[index].enteredByHand { return true }
+        guard field(.recordingMethod, of: index).hasValue else { return false }
         let text = self.text(.recordingMethod, of: index)
-        if text.elementsEqual("3".utf8) { return true }
-        let lowered = text.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-        return Self.manualEntryNames.contains { $0.elementsEqual(lowered) }
+        if text.count == 1 { return text[0] == UInt8(ascii: "3") }
+        return Self.manualEntryNames.contains { name in
+            name.count == text.count && zip(name, text).allSatisfy { $0 == ($1 >= 0x41 && $1 <= 0x5A ? $1 | 0x20 : $1) }
+        }
     }
 
     static let manualEntryNames: [[UInt8]] = ["recording_method_manual_entry", "manual_entry", "manual"].map { Array($0.utf8) }
