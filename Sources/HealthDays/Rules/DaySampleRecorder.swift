@@ -3,7 +3,7 @@
 /// day's samples only, whatever the size of the export.
 ///
 /// Sits first after the reader; before a `PriorityRecordSink` it is one too.
-public final class DaySampleRecorder: PriorityRecordSink {
+public final class DaySampleRecorder: PassingSink {
     /// One sample (or day total) that counts toward the day, with the part of it that falls there.
     public struct Entry: Sendable {
         public let source: String
@@ -23,7 +23,7 @@ public final class DaySampleRecorder: PriorityRecordSink {
     }
 
     public let date: LocalDate
-    private let next: RecordSink
+    let next: RecordSink
     private let placement: DayPlacement
     /// The samples of the day, in the order they came.
     public private(set) var entries: [Entry] = []
@@ -66,21 +66,7 @@ public final class DaySampleRecorder: PriorityRecordSink {
         next.addDayValue(date, of: column, value: value, sourceUTF8: sourceUTF8)
     }
 
-    // MARK: - Before Health Connect's own total
-
-    public var prioritySink: PriorityRecordSink? { next.prioritySink == nil ? nil : self }
-
-    public func storedPriority(_ packageNames: [String]?) {
-        next.prioritySink?.storedPriority(packageNames)
-    }
-
-    public func recordsComeInStartOrder() {
-        next.prioritySink?.recordsComeInStartOrder()
-    }
-
-    public func add(_ sample: HealthSample, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer) {
-        add(sample, of: .steps, lastModifiedMs: lastModifiedMs, sourceUTF8: sourceUTF8)
-    }
+    // MARK: - Before Health Connect's own total (the rest is `PassingSink`'s)
 
     public func add(_ sample: HealthSample, of metric: Metric, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer) {
         if metric == .steps { note(sample, sourceUTF8, lastModified: lastModifiedMs) }

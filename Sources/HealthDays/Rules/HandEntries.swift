@@ -5,7 +5,7 @@
 ///
 /// Sits between a reader (or `SourceExclusion`) and the day rule; a sample not entered by hand
 /// costs one test. Before a `PriorityRecordSink` it is one too, as `SourceExclusion` is.
-public final class HandEntries: PriorityRecordSink {
+public final class HandEntries: PassingSink {
     /// What one source's hand entries were.
     public struct Source: Equatable, Sendable {
         public let name: String
@@ -18,7 +18,7 @@ public final class HandEntries: PriorityRecordSink {
 
     /// Whether they are left out (`--exclude-manual`).
     public let excludes: Bool
-    private let next: RecordSink
+    let next: RecordSink
     private let placement: DayPlacement
     private var table = SourceTable()
     private var counts: [Source] = []
@@ -66,21 +66,7 @@ public final class HandEntries: PriorityRecordSink {
         next.addDayValue(date, of: column, value: value, sourceUTF8: sourceUTF8)
     }
 
-    // MARK: - Before Health Connect's own total
-
-    public var prioritySink: PriorityRecordSink? { next.prioritySink == nil ? nil : self }
-
-    public func storedPriority(_ packageNames: [String]?) {
-        next.prioritySink?.storedPriority(packageNames)
-    }
-
-    public func recordsComeInStartOrder() {
-        next.prioritySink?.recordsComeInStartOrder()
-    }
-
-    public func add(_ sample: HealthSample, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer) {
-        add(sample, of: .steps, lastModifiedMs: lastModifiedMs, sourceUTF8: sourceUTF8)
-    }
+    // MARK: - Before Health Connect's own total (the rest is `PassingSink`'s)
 
     public func add(_ sample: HealthSample, of metric: Metric, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer) {
         if sample.enteredByHand {

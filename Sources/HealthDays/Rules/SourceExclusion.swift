@@ -7,7 +7,7 @@
 /// Before a `PriorityRecordSink` (`--rule hc-priority`) it is one too, and passes the priority
 /// list, the order and each record's last-modified time through: an excluded app's records are
 /// gone before the sweep, as if the export had never held them.
-public final class SourceExclusion: PriorityRecordSink {
+public final class SourceExclusion: PassingSink {
     /// What was left out: one source, the pattern that matched it, and its records.
     public struct Excluded: Equatable, Sendable {
         public let source: String
@@ -16,7 +16,7 @@ public final class SourceExclusion: PriorityRecordSink {
     }
 
     public let patterns: [SourcePattern]
-    private let next: RecordSink
+    let next: RecordSink
     /// Every source seen, and by its id what was decided: the index in `excluded`, else -1.
     private var sources = SourceTable()
     private var decisions: [Int] = []
@@ -72,21 +72,7 @@ public final class SourceExclusion: PriorityRecordSink {
         }
     }
 
-    // MARK: - Before Health Connect's own total
-
-    public var prioritySink: PriorityRecordSink? { next.prioritySink == nil ? nil : self }
-
-    public func storedPriority(_ packageNames: [String]?) {
-        next.prioritySink?.storedPriority(packageNames)
-    }
-
-    public func recordsComeInStartOrder() {
-        next.prioritySink?.recordsComeInStartOrder()
-    }
-
-    public func add(_ sample: HealthSample, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer) {
-        add(sample, of: .steps, lastModifiedMs: lastModifiedMs, sourceUTF8: sourceUTF8)
-    }
+    // MARK: - Before Health Connect's own total (the rest is `PassingSink`'s)
 
     public func add(_ sample: HealthSample, of metric: Metric, lastModifiedMs: Int64?, sourceUTF8: UnsafeRawBufferPointer) {
         let decision = decide(sourceUTF8)
