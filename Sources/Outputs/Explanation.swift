@@ -1,16 +1,21 @@
 import DisplayText
 import HealthDays
 
-/// What `--explain DATE` shows beside the library's `DayExplanation`: the zone rule in words.
+/// What `--explain DATE` shows: the library's `DayExplanation` of each metric asked for (steps
+/// alone without `--metric`), and the zone rule in words.
 public struct Explanation {
-    public let day: DayExplanation
+    public let days: [DayExplanation]
+    /// Whether `--metric` asked for the metrics (the JSON then lists them, steps among them or not).
+    public let byMetric: Bool
     /// Which rule placed the samples, in the table's words.
     public let zoneWords: String
-    /// The first and last days with steps of the whole export, for a day outside them.
+    /// The first and last days with steps (with `--metric`, with values) of the whole export, for
+    /// a day outside them.
     public let exportSpan: ClosedRange<LocalDate>?
 
-    public init(_ day: DayExplanation, zoneWords: String, exportSpan: ClosedRange<LocalDate>? = nil) {
-        self.day = day
+    public init(_ days: [DayExplanation], byMetric: Bool, zoneWords: String, exportSpan: ClosedRange<LocalDate>? = nil) {
+        self.days = days
+        self.byMetric = byMetric
         self.zoneWords = zoneWords
         self.exportSpan = exportSpan
     }
@@ -44,6 +49,8 @@ public struct Explanation {
         case .excludedBySource(let pattern): parts.append("left out by --exclude-source \(pattern)")
         case .enteredByHandLeftOut: parts.append("typed in by hand: left out by --exclude-manual")
         case .refused: parts.append("beyond the bounds a sample can have: refused")
+        case .implausible: parts.append("outside the plausible range: left out")
+        case .countedOnAnotherDay(let day): parts.append("its period ends on \(day): counted there")
         }
         if sample.entry.sample.enteredByHand, sample.status != .enteredByHandLeftOut { parts.append("typed in by hand") }
         if sample.entry.split { parts.append("split at midnight: this day's share") }
@@ -59,6 +66,8 @@ public struct Explanation {
         case .excludedBySource: return "excluded-source"
         case .enteredByHandLeftOut: return "excluded-manual"
         case .refused: return "refused"
+        case .implausible: return "implausible"
+        case .countedOnAnotherDay: return "other-day"
         }
     }
 }

@@ -142,17 +142,9 @@ final class SleepDayAggregator {
         var minutes: [UInt64: Double] = [:]
         for (source, list) in intervals.enumerated() {
             let segments = SleepDayAggregator.union(list)
-            var index = 0
-            while index < segments.count {
-                var asleepMs: Int64 = 0
-                var last = segments[index]
-                asleepMs += last.end - last.start
-                index += 1
-                while index < segments.count && segments[index].start - last.end < SleepDayAggregator.periodGapMs {
-                    last = segments[index]
-                    asleepMs += last.end - last.start
-                    index += 1
-                }
+            for period in SleepDayAggregator.periods(segments) {
+                let asleepMs = segments[period].reduce(Int64(0)) { $0 + ($1.end - $1.start) }
+                let last = segments[period.upperBound - 1]
                 let day = placement.day(of: last.end, offsetSeconds: last.hasOffset ? last.endOffset : nil)
                 let key = UInt64(UInt32(bitPattern: day)) << 32 | UInt64(UInt32(source))
                 minutes[key, default: 0] += Double(asleepMs) / 60_000
@@ -162,6 +154,40 @@ final class SleepDayAggregator {
             minutes[key] = given
         }
         return minutes
+    }
+
+    /// `segments` (sorted and disjoint) cut into periods at gaps of `periodGapMs` or more.
+    private static func periods(_ segments: [Interval]) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        var first = 0
+        for index in segments.indices.dropFirst() where segments[index].start - segments[index - 1].end >= periodGapMs {
+            result.append(first..<index)
+            first = index
+        }
+        if first < segments.count { result.append(first..<segments.count) }
+        return result
+    }
+
+    /// The local day each of one source's `samples` counts on (`--explain`): the day its period
+    /// ends, the periods found as the day values find them; nil for one of no length.
+    static func periodDays(of samples: [HealthSample], placement: DayPlacement) -> [Int32?] {
+        let spans = samples.map { sample in
+            let start = placement.instant(sample.startMs, wallClock: sample.wallClock)
+            return (start, max(start, placement.instant(sample.endMs, wallClock: sample.wallClock)))
+        }
+        let segments = union(zip(samples, spans).compactMap { sample, span in
+            span.1 > span.0 ? Interval(start: span.0, end: span.1, endOffset: sample.offsetSeconds ?? 0,
+                                       hasOffset: sample.offsetSeconds != nil) : nil
+        })
+        let periods = periods(segments).map { period in
+            let last = segments[period.upperBound - 1]
+            return (start: segments[period.lowerBound].start, end: last.end,
+                    day: placement.day(of: last.end, offsetSeconds: last.hasOffset ? last.endOffset : nil))
+        }
+        return spans.map { start, end in
+            guard end > start else { return nil }
+            return periods.first { $0.start <= start && end <= $0.end }?.day
+        }
     }
 
     /// A source's day as shown (rounded), like every day total.

@@ -26,15 +26,17 @@ struct ReadCommand {
                                     quiet: options.quiet)
         }
         try post?.checkToken()
+        // --explain names each source's values, as --by-source does.
+        let bySource = options.bySource || options.explain != nil
         // --post with hc-priority or with another metric, and --metric beyond the metrics
         // hc-priority totals, were refused with the options.
         switch (options.rule == .hcPriority, options.metrics.isStepsOnly) {
         case (false, true): try read(by: HighestSourceSteps(zone: options.zone), post: post)
         case (false, false): try read(by: HighestSourceMetrics(metrics: options.metrics, zone: options.zone,
-                                                               bySource: options.bySource), post: post)
+                                                               bySource: bySource), post: post)
         case (true, true): try read(by: PrioritySteps(zone: options.zone, priority: options.priority), post: post)
         case (true, false): try read(by: PriorityMetrics(metrics: options.metrics, zone: options.zone, priority: options.priority,
-                                                         bySource: options.bySource), post: post)
+                                                         bySource: bySource), post: post)
         }
     }
 
@@ -51,14 +53,12 @@ struct ReadCommand {
         let timeOffset = options.zone == .recordedOffset
             ? result.exportTimeOffset(rule.statistics, from: filtered.kept.first, to: filtered.kept.last) : nil
         if let recorder {
-            // The options let --explain through with the step rules only, which give day totals.
-            let day = rule.steps(rule.days(in: recorder.date...recorder.date))?.first
-            let explanation = DayExplanation(recorder, excludedSources: options.excludedSources,
-                                             excludeManual: options.excludeManual, day: day, priority: rule.priority)
+            let explanations = rule.explanations(of: rule.days(in: recorder.date...recorder.date), recorder,
+                                                 excludedSources: options.excludedSources, excludeManual: options.excludeManual)
             let writer = options.format.writer
             try CommandError.writeResults { (sink) throws(OutputError) in
                 let span = filtered.all.first.flatMap { first in filtered.all.last.map { first...$0 } }
-                try writer.writeExplanation(Explanation(explanation, zoneWords: zoneDescription(rule.statistics), exportSpan: span),
+                try writer.writeExplanation(Explanation(explanations, byMetric: !options.metrics.isStepsOnly, zoneWords: zoneDescription(rule.statistics), exportSpan: span),
                                             to: sink)
             }
             rule.report(result, days, seconds: Date().timeIntervalSince(started), timeOffset: timeOffset, by: self)
@@ -105,7 +105,7 @@ struct ReadCommand {
         let exclusion = options.excludedSources.isEmpty ? nil
             : SourceExclusion(patterns: options.excludedSources, next: handEntries)
         let filters: RecordSink = exclusion.map { $0 as RecordSink } ?? handEntries
-        let recorder = options.explain.map { DaySampleRecorder(date: $0, zone: options.zone, next: filters) }
+        let recorder = options.explain.map { DaySampleRecorder(date: $0, zone: options.zone, metrics: options.metrics, next: filters) }
         let result = try importExport(into: recorder.map { $0 as RecordSink } ?? filters, finish: finish)
         return (result, exclusion, handEntries, recorder)
     }

@@ -30,6 +30,10 @@ protocol ReadRule {
     /// The rule's summary on stderr, from what was read to its zone notes; `timeOffset` is the
     /// daylight-saving hint of the days shown (`ImportResult.exportTimeOffset`).
     func report(_ result: ImportResult, _ days: Days, seconds: Double, timeOffset: ExportTimeOffset?, by command: ReadCommand)
+    /// `--explain`: why the one day of `days` (read for the recorder's date alone) is what it is,
+    /// one explanation per metric the rule totals.
+    func explanations(of days: Days, _ recorder: DaySampleRecorder, excludedSources: [SourcePattern],
+                      excludeManual: Bool) -> [DayExplanation]
 }
 
 /// The days of one read: every day with a value, and those within `--since`/`--until`.
@@ -79,6 +83,12 @@ extension ReadRule where Days == ReadDays<DayTotal> {
     }
 
     func steps(_ days: ReadDays<DayTotal>) -> [DayTotal]? { days.shown }
+
+    func explanations(of days: ReadDays<DayTotal>, _ recorder: DaySampleRecorder, excludedSources: [SourcePattern],
+                      excludeManual: Bool) -> [DayExplanation] {
+        [DayExplanation(recorder, excludedSources: excludedSources, excludeManual: excludeManual, day: days.shown.first,
+                        priority: priority)]
+    }
 }
 
 /// A rule of `--metric`: its days are written a column per column of the metrics asked for.
@@ -94,5 +104,13 @@ extension MetricReadRule {
 
     func filtered(_ days: MetricReadDays) -> (all: [LocalDate], kept: [LocalDate], what: String) {
         (days.days.all.map(\.date), days.days.shown.map(\.date), "values")
+    }
+
+    func explanations(of days: MetricReadDays, _ recorder: DaySampleRecorder, excludedSources: [SourcePattern],
+                      excludeManual: Bool) -> [DayExplanation] {
+        metrics.metrics.map { metric in
+            DayExplanation(recorder, metric: metric, excludedSources: excludedSources, excludeManual: excludeManual,
+                           metricDay: days.days.shown.first, sourceValues: days.sources, priority: priority)
+        }
     }
 }

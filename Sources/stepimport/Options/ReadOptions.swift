@@ -25,7 +25,7 @@ struct ReadOptions {
     var excludedSources: [SourcePattern] = []
     /// `--exclude-manual`: leave out records typed in by hand.
     var excludeManual = false
-    /// `--explain DATE`: why that day's steps are what they are, instead of the days.
+    /// `--explain DATE`: why that day's steps (or metrics) are what they are, instead of the days.
     var explain: LocalDate?
     var quiet = false
     var progress = true

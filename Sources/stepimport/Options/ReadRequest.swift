@@ -192,11 +192,10 @@ extension ReadRequest {
         }
         if request.options.explain != nil {
             let clash: String? = request.options.post != nil ? "--post"
-                : !request.options.metrics.isStepsOnly ? "--metric"
                 : request.options.bySource ? "--by-source"
                 : request.options.since != nil ? "--since" : request.options.until != nil ? "--until" : nil
             if let clash {
-                let why = clash == "--metric" ? "it explains a day's steps" : clash == "--post" ? "it prints, never sends"
+                let why = clash == "--post" ? "it prints, never sends"
                     : "it shows every source of its one day already"
                 throw Rejection("--explain does not go with \(clash): \(why)")
             }
@@ -335,8 +334,8 @@ extension Option where Options == ReadRequest {
             Show why this day (YYYY-MM-DD) is what it is instead of the
             days: each source's samples that fall on it (split at midnight,
             duplicates, hand entries, left out by --exclude-*), each
-            source's total, and the rule's choice. --format json or csv
-            for programs.
+            source's total, and the rule's choice; with --metric, for each
+            metric. --format json or csv for programs.
             """)) { (request, text) throws(Rejection) in
             request.options.explain = try date(text, for: "--explain")
         }.usage(.helpOnly)
