@@ -1,3 +1,5 @@
+import DisplayText
+
 /// Help text of an option, an argument or a subcommand: prose the help page wraps to its width,
 /// or lines laid out by hand that it keeps as written.
 ///
@@ -36,35 +38,14 @@ public struct HelpProse: Sendable, Equatable, ExpressibleByStringInterpolation {
         }
     }
 
-    /// The text as lines of at most `width` characters (flowing prose), or as written.
+    /// The text as lines of at most `width` columns (flowing prose, `String.wrapped(width:)`),
+    /// or as written.
     ///
     /// Flowing prose breaks between words only; a word longer than `width` keeps a line to itself.
     public func lines(width: Int) -> [String] {
         switch layout {
-        case .asWritten(let lines):
-            return lines
-        case .flowing(let text):
-            return text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { paragraph in
-                Self.wrap(paragraph.split(separator: " ").map(String.init), width: width)
-            }
+        case .asWritten(let lines): return lines
+        case .flowing(let text): return text.wrapped(width: width)
         }
-    }
-
-    /// Fills lines word by word, greedily.
-    static func wrap(_ words: [String], width: Int) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for word in words {
-            if line.isEmpty {
-                line = word
-            } else if line.count + 1 + word.count <= width {
-                line += " " + word
-            } else {
-                lines.append(line)
-                line = word
-            }
-        }
-        lines.append(line)
-        return lines
     }
 }
