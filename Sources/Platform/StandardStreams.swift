@@ -21,6 +21,14 @@ public enum StandardStreams {
     /// Whether standard error is a terminal (progress and redrawn lines only then).
     public static var errorIsTerminal: Bool { isatty(2) == 1 }
 
+    /// How many columns wide the terminal on standard output is; nil when standard output is not
+    /// a terminal (a file, a pipe) or the terminal does not say (0, as a pseudo-terminal may).
+    public static var outputColumns: Int? {
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
     private static func write(_ text: String, to descriptor: Int32) throws(SystemError) {
         var text = text
         let failure: SystemError? = text.withUTF8 { bytes in

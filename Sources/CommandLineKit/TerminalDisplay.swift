@@ -1,0 +1,30 @@
+/// What output for people adapts to on a terminal: its width and whether it shows UTF-8. Pure
+/// rules over the environment and what the terminal says of itself, which the caller reads.
+public enum TerminalDisplay {
+    /// The width when neither `COLUMNS` nor a terminal gives one.
+    public static let defaultColumns = 80
+    /// `COLUMNS` beyond this is not a terminal's width but a mistake, and ignored.
+    public static let widestColumns = 10_000
+
+    /// The columns to lay out for: `COLUMNS` when it is a whole number from 1 to `widestColumns`
+    /// (as a shell sets it, and as a user sets it to ask for a width), else `terminalColumns`
+    /// (the terminal's own width; nil when the output is no terminal), else `defaultColumns`.
+    public static func columns(environment: [String: String], terminalColumns: Int?) -> Int {
+        if let text = environment["COLUMNS"], text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+           let columns = Int(text), (1...widestColumns).contains(columns) {
+            return columns
+        }
+        if let terminalColumns, terminalColumns > 0 { return terminalColumns }
+        return defaultColumns
+    }
+
+    /// Whether the locale's character set is UTF-8, by the variables that choose it, in POSIX's
+    /// order: `LC_ALL`, else `LC_CTYPE`, else `LANG` (the first one set and not empty). None of
+    /// them is the C locale, which is ASCII; `C.UTF-8` and `en_US.utf8` are UTF-8.
+    public static func showsUnicode(environment: [String: String]) -> Bool {
+        let locale = ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? "C"
+        guard let dot = locale.firstIndex(of: ".") else { return false }
+        let codeset = locale[locale.index(after: dot)...].prefix { $0 != "@" }
+        return codeset.lowercased().filter { $0 != "-" && $0 != "_" } == "utf8"
+    }
+}
