@@ -101,9 +101,9 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         }
     }
 
-    /// Days since 1970-01-01 for a civil date; works for any year by counting in 400-year eras.
-    @usableFromInline
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    /// Days since 1970-01-01 for a civil date; works for any year by counting in 400-year eras,
+    /// also beyond what a `LocalDate` holds (a chart's column that starts after its last day).
+    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
         let yearOfEra = shiftedYear - era * 400
@@ -113,8 +113,8 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    /// The inverse of `daysFromCivil`.
-    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    /// The inverse of `daysFromCivil`, for any number of days.
+    public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let shifted = days + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let dayOfEra = shifted - era * 146_097
