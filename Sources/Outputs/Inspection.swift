@@ -28,6 +28,9 @@ public struct Inspection {
     public let zone: ZoneRule
     /// Which rule placed the samples, in the table's words.
     public let zoneWords: String
+    /// How the table draws the steps of each source (`SourceChart`): the terminal's width and
+    /// whether it shows Unicode.
+    public var chartStyle = SourceChart.Style.standard
 
     public init(path: String, result: ImportResult, inventory: ExportInventory, places: [String],
                 sources: [SourceCensus.Source], offsets: [SourceCensus.OffsetCount], withoutOffset: Int,

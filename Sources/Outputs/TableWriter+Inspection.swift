@@ -66,6 +66,7 @@ extension TableWriter {
             if byHand { heads.append("By hand") }
             out += inspectionGrid(heads + ["First day", "Last day"], rows, rightAligned: Set(1..<(heads.count)))
         }
+        out += chart(inspection)
 
         out += "\nUTC offsets\n"
         if inspection.offsets.isEmpty && inspection.withoutOffset == 0 {
@@ -95,6 +96,14 @@ extension TableWriter {
                         rightAligned: [1])
         }
         try sink.write(out)
+    }
+
+    /// The chart of each step source's days, as a section; empty without days.
+    private func chart(_ inspection: Inspection) -> String {
+        let refusals = Dictionary(inspection.refused.map { ($0.day.date, $0.refusal) }, uniquingKeysWith: { first, _ in first })
+        let chart = SourceChart(days: inspection.days, sources: inspection.sources.map(\.name), refusals: refusals)
+        let lines = chart.lines(inspection.chartStyle)
+        return lines.isEmpty ? "" : "\n" + lines.map { $0 + "\n" }.joined()
     }
 
     private func inspectionNames(_ list: [String]) -> String {

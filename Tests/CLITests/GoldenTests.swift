@@ -112,6 +112,8 @@ enum CommandRunner {
         environment["STEPIMPORT"] = binary.path
         environment["SYNTH"] = productsFolder.appendingPathComponent("stepimport-synth").path
         environment["NO_COLOR"] = "1"
+        // Output goes to a file, so `inspect`'s chart is 80 columns wide unless a case sets COLUMNS.
+        environment["COLUMNS"] = nil
         environment["LC_ALL"] = "C.UTF-8"
         environment["TZ"] = "UTC"
         environment["SCRIPTS"] = root.appendingPathComponent("scripts").path

@@ -1,4 +1,5 @@
 import BackendUpload
+import CommandLineKit
 import ExportParsers
 import Foundation
 import HealthDays
@@ -46,15 +47,25 @@ struct InspectCommand {
         }
         let refused = days.compactMap { day in UploadRules.refusal(of: day, today: today).map { (day, $0) } }
         let exportTimeOffset = result.exportTimeOffset(statistics, from: days.first?.date, to: days.last?.date)
-        let inspection = Inspection(path: path, result: result, inventory: result.inventory ?? ExportInventory(),
+        var inspection = Inspection(path: path, result: result, inventory: result.inventory ?? ExportInventory(),
                                     places: result.summary.locations.map { ContainerWords.place(of: $0, given: path) },
                                     sources: census.sources, offsets: census.offsets, withoutOffset: census.withoutOffset,
                                     exportTimeOffset: exportTimeOffset, exportTimeOffsetHint: exportTimeOffset.map(ExportTimeOffsetWords.hint),
                                     statistics: statistics, days: days, refused: refused, zone: options.zone,
                                     zoneWords: options.zone.words)
+        inspection.chartStyle = chartStyle()
         let writer = request.format.output.writer
         // Everything is computed before the first byte goes to stdout: an error never leaves a partial report.
         try CommandError.writeResults { (sink) throws(OutputError) in try writer.writeInspection(inspection, to: sink) }
         diagnostics.warnSkipped(result.summary)
+    }
+
+    /// The chart's width (`COLUMNS`, else the terminal's, else 80) and characters (ASCII with
+    /// `--ascii` or a locale that is not UTF-8).
+    private func chartStyle() -> SourceChart.Style {
+        let environment = ProcessInfo.processInfo.environment
+        let unicode = !request.ascii && TerminalDisplay.showsUnicode(environment: environment)
+        return SourceChart.Style(width: TerminalDisplay.columns(environment: environment, terminalColumns: StandardStreams.outputColumns),
+                                 glyphs: unicode ? .unicode : .ascii)
     }
 }

@@ -149,6 +149,12 @@ enum HelpText {
         and whether one offset spans a change of clocks (then --tz matters); the exact
         duplicates; and the days the server would refuse (over 100,000 steps, before
         2000, more than a day after today in the --tz zone, else this machine's).
+
+        The table draws each step source's days as a chart: a row per source, a column
+        per day, week, month, quarter or year (the finest that fits), the height of a
+        block the mean steps a day, a `refused` row marking the columns with a day the
+        server would refuse. It is as wide as COLUMNS, else the terminal, else 80
+        columns, and ASCII with --ascii or a locale that is not UTF-8.
         """
 
     static let inspectSections = [

@@ -22,6 +22,8 @@ struct InspectRequest: ReadingRequest {
     var path = ""
     var read = ReadOptions()
     var format = InspectionFormat.table
+    /// `--ascii`: the chart of steps in ASCII, whatever the locale.
+    var ascii = false
 
     /// `stepimport inspect`.
     static let command = Command<InspectRequest>(
@@ -64,6 +66,10 @@ struct InspectRequest: ReadingRequest {
                 summaries and workouts are counted and checked only for
                 structure.
                 """)).usage(.helpOnly),
+            .flag("--ascii", help: .asWritten("""
+                Draw the table's chart of steps with ASCII characters only,
+                as when the locale (LC_ALL, LC_CTYPE, LANG) is not UTF-8.
+                """)) { $0.ascii = true }.usage(.helpOnly),
             .noProgress(help: "Print no progress indicator.").usage(.never),
         ],
         sections: HelpText.inspectSections)
