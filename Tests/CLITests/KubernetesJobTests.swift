@@ -5,7 +5,8 @@ import TestSupport
 /// deploy/kubernetes/job.yaml, the Indexed Job of docs/batch.md: the doc shows the file as it
 /// is, and the pod's command line, run as Kubernetes runs it (command + args, the container's
 /// env, JOB_COMPLETION_INDEX) with the built binary, is one `stepimport batch` accepts for every
-/// index: the binary's own option table judges it, not a copy of it here.
+/// index: the binary's own option table judges it, not a copy of it here. scripts/check-manifests
+/// validates the file against Kubernetes' schemas.
 @Suite struct KubernetesJobTests {
     static let manifestPath = "deploy/kubernetes/job.yaml"
     static var root: URL { TestPaths.packageRoot }
