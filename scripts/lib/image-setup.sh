@@ -7,5 +7,8 @@ set -eu
 deb="$1"
 apt-get update -qq
 DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$deb" ca-certificates
+# What apt downloaded and its lists stay out of the image (Debian's images clean the first
+# themselves, other bases may not).
+apt-get clean
 rm -rf /var/lib/apt/lists/* "$deb"
 useradd --uid 10001 --create-home --shell /bin/bash stepimport
