@@ -1,5 +1,6 @@
 """A YAML file (the first document) as JSON on standard output, read by PyYAML (Debian:
-python3-yaml): how Tests/CLITests/KubernetesJobTests reads deploy/kubernetes/job.yaml. Usage: python3 yaml_to_json.py FILE"""
+python3-yaml): how scripts/test-image and Tests/CLITests/KubernetesJobTests read
+deploy/kubernetes/job.yaml. Usage: python3 yaml_to_json.py FILE"""
 import json
 import sys
 
