@@ -123,11 +123,12 @@ let package = Package(
             dependencies: ["DisplayText", "HealthDays", "StreamingText", "ExportParsers", "BackendUpload", "HTTPClient", "Platform"]
         ),
         // The outputs: day totals, metric days, the upload plan and the inspection, as a table, JSON
-        // or CSV, each written to a byte sink (standard output, memory) as it goes; the format is
-        // chosen in one place (`OutputFormat.writer`). The single-file commands and batch share it.
+        // or CSV, each written to a byte sink (standard output, a file put in place when complete,
+        // memory) as it goes, and the days as an SQLite database (Debian's libsqlite3); the format
+        // is chosen in one place (`OutputFormat.textWriter`). The single-file commands and batch share it.
         .target(
             name: "Outputs",
-            dependencies: ["DisplayText", "HealthDays", "StreamingText", "BackendUpload", "ExportParsers", "Platform"]
+            dependencies: ["DisplayText", "HealthDays", "StreamingText", "BackendUpload", "ExportParsers", "Platform", "CSQLite"]
         ),
         .executableTarget(
             name: "stepimport",
@@ -183,7 +184,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OutputsTests",
-            dependencies: ["Outputs", "BackendUpload", "HealthDays"]
+            dependencies: ["Outputs", "BackendUpload", "HealthDays", "Platform", "CSQLite"]
         ),
         .testTarget(
             name: "CommandLineKitTests",

@@ -4,7 +4,7 @@ import Foundation
 import HealthDays
 
 /// One output format: every result the commands print, each written to a sink as it goes.
-/// `OutputFormat.writer` chooses one; a new format is a new conformer and its case there.
+/// `OutputFormat.textWriter` chooses one; a new format is a new conformer and its case there.
 public protocol ResultsWriter {
     /// Day totals (`apple`, `hc`; `--by-source` shows each day's sources).
     func writeDayTotals(_ days: [DayTotal], _ layout: DayLayout, to sink: any OutputSink) throws(OutputError)

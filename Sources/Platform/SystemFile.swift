@@ -11,6 +11,8 @@ public final class SystemFile {
         case readWriteCreating(mode: mode_t)
         /// Write only, creating the file with `mode` or emptying the one there.
         case writeReplacing(mode: mode_t)
+        /// Write only, a file that exists (a FIFO, a device), neither created nor emptied.
+        case writeExisting
     }
 
     public let descriptor: Int32
@@ -33,6 +35,7 @@ public final class SystemFile {
         case .read: descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         case .readWriteCreating(let mode): descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode)
         case .writeReplacing(let mode): descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        case .writeExisting: descriptor = Glibc.open(path, O_WRONLY | O_CLOEXEC)
         }
         guard descriptor >= 0 else { throw SystemError.last }
         return SystemFile(descriptor: descriptor)

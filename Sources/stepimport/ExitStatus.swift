@@ -96,7 +96,7 @@ enum ExitStatus: Int32 {
     }
 }
 
-/// Why a command failed: the export, or writing the results.
+/// Why a command failed: the export, writing the results (exit 74), or posting.
 enum CommandError: Error, CustomStringConvertible {
     case export(ExportError)
     case output(String)
@@ -107,18 +107,6 @@ enum CommandError: Error, CustomStringConvertible {
         case .export(let error): return error.message
         case .output(let message): return message
         case .upload(let error): return error.message
-        }
-    }
-
-    /// Writes a command's results to standard output through `write`, buffered; a failure is an
-    /// output error (exit 74).
-    static func writeResults(_ write: (any OutputSink) throws(OutputError) -> Void) throws(CommandError) {
-        let sink = StandardOutputSink()
-        do throws(OutputError) {
-            try write(sink)
-            try sink.finish()
-        } catch {
-            throw .output("cannot write the results to standard output: \(error)")
         }
     }
 }

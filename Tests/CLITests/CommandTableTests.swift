@@ -12,7 +12,7 @@ import Testing
         // stepimport
         "--format": "json", "--tz": "UTC", "--since": "2024-01-01", "--until": "2024-12-31", "--input-format": "csv",
         "--api-url": "https://api.example.com", "--token-file": "token", "--cacert": "ca.pem", "--retries": "3",
-        "--timeout": "30", "--report": "report.json", "--jobs": "3", "--shard": "1/2", "--journal": "journal.jsonl",
+        "--timeout": "30", "--report": "report.json", "--output": "days.json", "--jobs": "3", "--shard": "1/2", "--journal": "journal.jsonl",
         "--exclude-source": "Mi Fit", "--proxy": "http://proxy.example:3128", "--explain": "2024-03-23", "--metric": "heart-rate", "--rule": "hc-priority", "--priority": "com.watch,android",
         // stepimport-synth
         "--out": "other.out", "--days": "3", "--size": "1K", "--seed": "7", "--start": "2025-01-02", "--dtd": "broken",

@@ -111,7 +111,7 @@ import TestSupport
             complete_words stepimport help i
             """)
         #expect(output.split(separator: "\n").map(String.init)
-            == ["apple", "--by-source", "table json csv", "table json", "bash zsh fish", "inspect"])
+            == ["apple", "--by-source", "table json csv sqlite", "table json", "bash zsh fish", "inspect"])
     }
 
     @Test func versionNamesTheCommitAndTheLibraries() throws {

@@ -13,7 +13,7 @@ import Testing
     static func written(_ format: OutputFormat, bySource: Bool = false, priority: [String]? = nil,
                         _ days: [DayTotal] = days) throws -> String {
         let sink = MemorySink()
-        try format.writer.writeDayTotals(days, DayLayout(bySource: bySource, zoneDescription: "UTC (--tz)", priority: priority),
+        try #require(format.textWriter).writeDayTotals(days, DayLayout(bySource: bySource, zoneDescription: "UTC (--tz)", priority: priority),
                                          to: sink)
         return sink.text
     }

@@ -24,7 +24,7 @@ import Testing
 
     static func written(_ format: OutputFormat, bySource: Bool = false) throws -> String {
         let sink = MemorySink()
-        try format.writer.writeMetricDays(days, sources: bySource ? sources : [], columns: columns,
+        try #require(format.textWriter).writeMetricDays(days, sources: bySource ? sources : [], columns: columns,
                                           DayLayout(bySource: bySource, zoneDescription: "UTC (--tz)"), to: sink)
         return sink.text
     }

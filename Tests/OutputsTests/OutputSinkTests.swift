@@ -23,7 +23,7 @@ import Testing
                      sources: [SourceTotal(source: "iPhone", steps: index)])
         }
         let sink = MemorySink()
-        try OutputFormat.csv.writer.writeDayTotals(days, DayLayout(bySource: false, zoneDescription: ""), to: sink)
+        try #require(OutputFormat.csv.textWriter).writeDayTotals(days, DayLayout(bySource: false, zoneDescription: ""), to: sink)
         let expected = "date,steps,source\n" + days.map { "\($0.date),\($0.steps),iPhone\n" }.joined()
         #expect(sink.text == expected)
     }

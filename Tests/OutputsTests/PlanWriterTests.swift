@@ -21,7 +21,7 @@ import Testing
 
     static func written(_ format: OutputFormat) throws -> String {
         let sink = MemorySink()
-        try format.writer.writePlan(prepared, zone: zone, to: sink)
+        try #require(format.textWriter).writePlan(prepared, zone: zone, to: sink)
         return sink.text
     }
 
@@ -57,9 +57,9 @@ import Testing
     @Test func batches() throws {
         let plan = UploadPlan(days: Array(Self.days.prefix(2)), today: Self.today)
         let csv = MemorySink(), json = MemorySink(), table = MemorySink()
-        try OutputFormat.csv.writer.writeBatches(plan, to: csv)
-        try OutputFormat.json.writer.writeBatches(plan, to: json)
-        try OutputFormat.table.writer.writeBatches(plan, to: table)
+        try #require(OutputFormat.csv.textWriter).writeBatches(plan, to: csv)
+        try #require(OutputFormat.json.textWriter).writeBatches(plan, to: json)
+        try #require(OutputFormat.table.textWriter).writeBatches(plan, to: table)
         #expect(csv.text == "request,date,steps\n1,2024-03-15,8123\n1,2024-03-16,500\n")
         #expect(json.text == DaysRequestBody.json(plan.batches[0]) + "\n")
         #expect(table.text == "request 1: 2 days, 2024-03-15 to 2024-03-16\n1 request, 2 days (--dry-run: nothing was sent)\n")

@@ -18,6 +18,9 @@ struct InspectCommand {
         if case .zone(let zone) = options.zone, let caution = ZoneCaution(zone) {
             diagnostics.warn("--tz \(caution)")
         }
+        // An output that cannot be made (-o in a folder that does not exist) fails before any reading.
+        let destination = try ResultsDestination(path: options.output, format: request.format.output,
+                                                 formatGiven: request.formatGiven, diagnostics: diagnostics)
         let aggregator = DayAggregator(rule: options.zone)
         // The census counts records typed in by hand either way; --exclude-manual leaves them out of the days.
         let handEntries = HandEntries(excludes: options.excludeManual, zone: options.zone, next: aggregator)
@@ -54,18 +57,21 @@ struct InspectCommand {
                                     statistics: statistics, days: days, refused: refused, zone: options.zone,
                                     zoneWords: options.zone.words)
         inspection.chartStyle = chartStyle()
-        let writer = request.format.output.writer
-        // Everything is computed before the first byte goes to stdout: an error never leaves a partial report.
-        try CommandError.writeResults { (sink) throws(OutputError) in try writer.writeInspection(inspection, to: sink) }
+        // Everything is computed before the first byte is written: an error never leaves a partial report.
+        try destination.write { (writer, sink) throws(OutputError) in try writer.writeInspection(inspection, to: sink) }
         diagnostics.warnSkipped(result.summary)
+        if let line = destination.wrote("the inspection") {
+            diagnostics.note(line)
+        }
     }
 
-    /// The chart's width (`COLUMNS`, else the terminal's, else 80) and characters (ASCII with
-    /// `--ascii` or a locale that is not UTF-8).
+    /// The chart's width (`COLUMNS`, else the terminal's when the results go to standard output,
+    /// else 80) and characters (ASCII with `--ascii` or a locale that is not UTF-8).
     private func chartStyle() -> SourceChart.Style {
         let environment = ProcessInfo.processInfo.environment
         let unicode = !request.ascii && TerminalDisplay.showsUnicode(environment: environment)
-        return SourceChart.Style(width: TerminalDisplay.columns(environment: environment, terminalColumns: StandardStreams.outputColumns),
+        let terminal = request.read.output == nil ? StandardStreams.outputColumns : nil
+        return SourceChart.Style(width: TerminalDisplay.columns(environment: environment, terminalColumns: terminal),
                                  glyphs: unicode ? .unicode : .ascii)
     }
 }

@@ -15,11 +15,9 @@ struct PostCommand {
     let traineeZone: TimeZone
     let diagnostics: Diagnostics
     let quiet: Bool
-    /// How `--plan` and `--dry-run` print (`--format`).
-    let format: OutputFormat
 
     /// Resolves the configuration before any parsing work, so that a missing token fails at once.
-    static func prepare(_ options: PostOptions, zone: ZoneRule, format: OutputFormat, diagnostics: Diagnostics,
+    static func prepare(_ options: PostOptions, zone: ZoneRule, diagnostics: Diagnostics,
                         quiet: Bool) throws(CommandError) -> PostCommand {
         // The server files each day in the trainee's zone: days counted in another (the samples'
         // own offsets, or this machine's zone for the window) land on the wrong dates.
@@ -38,7 +36,7 @@ struct PostCommand {
         }
         guard case .zone(let traineeZone) = zone else { throw .upload(.configuration(zoneProblem[0])) }
         return PostCommand(options: options, configuration: configuration, traineeZone: traineeZone,
-                           diagnostics: diagnostics, quiet: quiet, format: format)
+                           diagnostics: diagnostics, quiet: quiet)
     }
 
     /// Before the export is read: a post that writes checks its token with one cheap request,
@@ -59,7 +57,8 @@ struct PostCommand {
                         log: { diagnostics.note("post: \($0)") })
     }
 
-    func run(_ days: [DayTotal]) throws(CommandError) {
+    /// Posts `days`, or writes the plan or the batches to `destination` (`--plan`, `--dry-run`).
+    func run(_ days: [DayTotal], to destination: ResultsDestination) throws(CommandError) {
         let uploader: Uploader
         do {
             uploader = try makeUploader()
@@ -68,26 +67,40 @@ struct PostCommand {
         }
         InterruptSignal.install(message: "\nstepimport: stopping after the current request (Ctrl-C again to stop at once)\n")
 
+        let prepared: PreparedUpload
         do throws(UploadError) {
-            let prepared = try PreparedUpload.prepare(
+            prepared = try PreparedUpload.prepare(
                 days: days, today: UploadRules.today(in: traineeZone), sendAll: options.sendAll,
                 keepExisting: options.keepExisting, readServer: options.plan, uploader: uploader)
-            var report = prepared.report
-            if options.plan {
-                report.outcome = .plan
-                try write { (sink) throws(OutputError) in try format.writer.writePlan(prepared, zone: traineeZone, to: sink) }
-                summarize(report, plan: prepared.plan, posting: false)
-                try writeReport(report)
-                return
+        } catch {
+            throw .upload(error)
+        }
+        var report = prepared.report
+        if options.plan || options.dryRun {
+            report.outcome = options.plan ? .plan : .dryRun
+            let (plan, zone) = (options.plan, traineeZone)
+            try destination.write { (writer, sink) throws(OutputError) in
+                if plan {
+                    try writer.writePlan(prepared, zone: zone, to: sink)
+                } else {
+                    try writer.writeBatches(prepared.plan, to: sink)
+                }
             }
-            if options.dryRun {
-                report.outcome = .dryRun
-                try write { (sink) throws(OutputError) in try format.writer.writeBatches(prepared.plan, to: sink) }
-                summarize(report, plan: prepared.plan, posting: false)
+            summarize(report, plan: prepared.plan, posting: false)
+            do throws(UploadError) {
                 try writeReport(report)
-                return
+            } catch {
+                throw .upload(error)
             }
-            summarize(report, plan: prepared.plan)
+            let what = plan ? "the plan of \(Plural.count(report.daysParsed, "day"))"
+                : Plural.count(prepared.plan.batches.count, "request")
+            if !quiet, let line = destination.wrote(what) {
+                diagnostics.note(line)
+            }
+            return
+        }
+        summarize(report, plan: prepared.plan)
+        do throws(UploadError) {
             do {
                 try uploader.send(prepared.plan, report: &report)
             } catch {
@@ -99,17 +112,6 @@ struct PostCommand {
             try writeReport(report)
         } catch {
             throw .upload(error)
-        }
-    }
-
-    /// Writes the plan or the batches to standard output through `write`, buffered.
-    private func write(_ write: (any OutputSink) throws(OutputError) -> Void) throws(UploadError) {
-        let sink = StandardOutputSink()
-        do throws(OutputError) {
-            try write(sink)
-            try sink.finish()
-        } catch {
-            throw .configuration("cannot write to standard output: \(error)")
         }
     }
 

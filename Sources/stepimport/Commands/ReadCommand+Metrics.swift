@@ -7,7 +7,8 @@ import Platform
 /// The days of `--metric`: a value per metric column, with the sources' values for `--by-source`.
 struct MetricReadDays {
     let days: ReadDays<MetricDay>
-    /// Each source's value per day and column within `--since`/`--until`; empty without `--by-source`.
+    /// Each source's value per day and column within `--since`/`--until`; empty unless the rule
+    /// was asked for them (`--by-source`, and the database, which names each day's source).
     let sources: [MetricSourceValue]
 }
 
@@ -16,12 +17,14 @@ struct MetricReadDays {
 struct HighestSourceMetrics: MetricReadRule {
     let aggregator: MetricAggregator
     let metrics: MetricSet
-    let bySource: Bool
+    /// Whether each source's values are gathered: `--by-source`, `--explain`, and the database,
+    /// which names each day's source.
+    let withSources: Bool
 
-    init(metrics: MetricSet, zone: ZoneRule, bySource: Bool) {
+    init(metrics: MetricSet, zone: ZoneRule, withSources: Bool) {
         aggregator = MetricAggregator(metrics: metrics, rule: zone)
         self.metrics = metrics
-        self.bySource = bySource
+        self.withSources = withSources
     }
 
     var sink: RecordSink { aggregator }
@@ -29,7 +32,7 @@ struct HighestSourceMetrics: MetricReadRule {
 
     func days(in range: ClosedRange<LocalDate>?) -> MetricReadDays {
         MetricReadDays(days: ReadDays(aggregator.days(), within: range, date: \.date),
-                       sources: bySource ? aggregator.sourceValues(in: range) : [])
+                       sources: withSources ? aggregator.sourceValues(in: range) : [])
     }
 
     var statistics: AggregationStats {

@@ -35,12 +35,14 @@ struct PrioritySteps: ReadRule {
 struct PriorityMetrics: MetricReadRule {
     let aggregator: PriorityMetricAggregator
     let metrics: MetricSet
-    let bySource: Bool
+    /// Whether each source's values are gathered: `--by-source`, `--explain`, and the database,
+    /// which names each day's source.
+    let withSources: Bool
 
-    init(metrics: MetricSet, zone: ZoneRule, priority: [String]?, bySource: Bool) {
+    init(metrics: MetricSet, zone: ZoneRule, priority: [String]?, withSources: Bool) {
         aggregator = PriorityMetricAggregator(metrics: metrics, rule: zone, priority: priority)
         self.metrics = metrics
-        self.bySource = bySource
+        self.withSources = withSources
     }
 
     var sink: RecordSink { aggregator }
@@ -48,7 +50,7 @@ struct PriorityMetrics: MetricReadRule {
 
     func days(in range: ClosedRange<LocalDate>?) -> MetricReadDays {
         MetricReadDays(days: ReadDays(aggregator.days(), within: range, date: \.date),
-                       sources: bySource ? aggregator.sourceValues(in: range) : [])
+                       sources: withSources ? aggregator.sourceValues(in: range) : [])
     }
 
     /// The zone statistics of every metric's sweep together.

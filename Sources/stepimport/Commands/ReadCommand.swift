@@ -22,27 +22,29 @@ struct ReadCommand {
         }
         // A missing token or URL fails before any parsing work.
         let post = try options.post.map { (postOptions) throws(CommandError) in
-            try PostCommand.prepare(postOptions, zone: options.zone, format: options.format, diagnostics: diagnostics,
-                                    quiet: options.quiet)
+            try PostCommand.prepare(postOptions, zone: options.zone, diagnostics: diagnostics, quiet: options.quiet)
         }
         try post?.checkToken()
-        // --explain names each source's values, as --by-source does.
-        let bySource = options.bySource || options.explain != nil
+        // So does an output that cannot be made (-o in a folder that does not exist).
+        let destination = try ResultsDestination(path: options.output, format: options.format, formatGiven: options.formatGiven,
+                                                 diagnostics: diagnostics)
+        // --explain names each source's values, as --by-source does; the database names each day's source.
+        let withSources = options.bySource || options.explain != nil || options.format == .sqlite
         // --post with hc-priority or with another metric, and --metric beyond the metrics
         // hc-priority totals, were refused with the options.
         switch (options.rule == .hcPriority, options.metrics.isStepsOnly) {
-        case (false, true): try read(by: HighestSourceSteps(zone: options.zone), post: post)
+        case (false, true): try read(by: HighestSourceSteps(zone: options.zone), post: post, to: destination)
         case (false, false): try read(by: HighestSourceMetrics(metrics: options.metrics, zone: options.zone,
-                                                               bySource: bySource), post: post)
-        case (true, true): try read(by: PrioritySteps(zone: options.zone, priority: options.priority), post: post)
+                                                               withSources: withSources), post: post, to: destination)
+        case (true, true): try read(by: PrioritySteps(zone: options.zone, priority: options.priority), post: post, to: destination)
         case (true, false): try read(by: PriorityMetrics(metrics: options.metrics, zone: options.zone, priority: options.priority,
-                                                         bySource: bySource), post: post)
+                                                         withSources: withSources), post: post, to: destination)
         }
     }
 
     /// The one read pipeline: the export read into `rule`, its days, then the output (or `--post`),
-    /// then the summary on stderr.
-    func read<Rule: ReadRule>(by rule: Rule, post: PostCommand?) throws(CommandError) {
+    /// then the summary on stderr, its last line where the results went.
+    func read<Rule: ReadRule>(by rule: Rule, post: PostCommand?, to destination: ResultsDestination) throws(CommandError) {
         let started = Date()
         let (result, exclusion, handEntries, recorder) = try importExport(filteringBefore: rule.sink) { () throws(ExportError) in
             try rule.finish()
@@ -55,15 +57,14 @@ struct ReadCommand {
         if let recorder {
             let explanations = rule.explanations(of: rule.days(in: recorder.date...recorder.date), recorder,
                                                  excludedSources: options.excludedSources, excludeManual: options.excludeManual)
-            let writer = options.format.writer
-            try CommandError.writeResults { (sink) throws(OutputError) in
-                let span = filtered.all.first.flatMap { first in filtered.all.last.map { first...$0 } }
-                try writer.writeExplanation(Explanation(explanations, byMetric: !options.metrics.isStepsOnly, zoneWords: zoneDescription(rule.statistics), exportSpan: span),
-                                            to: sink)
-            }
+            let span = filtered.all.first.flatMap { first in filtered.all.last.map { first...$0 } }
+            let explanation = Explanation(explanations, byMetric: !options.metrics.isStepsOnly,
+                                          zoneWords: zoneDescription(rule.statistics), exportSpan: span)
+            try destination.write { (writer, sink) throws(OutputError) in try writer.writeExplanation(explanation, to: sink) }
             rule.report(result, days, seconds: Date().timeIntervalSince(started), timeOffset: timeOffset, by: self)
             reportExcluded(exclusion)
             reportHandEntries(handEntries, formats: result.formats)
+            reportWritten(destination.wrote("the explanation of \(recorder.date)"))
             return
         }
         if let post {
@@ -75,17 +76,17 @@ struct ReadCommand {
             reportExcluded(exclusion)
             reportHandEntries(handEntries, formats: result.formats)
             reportFiltered(all: filtered.all, kept: filtered.kept, with: filtered.what)
-            try post.run(steps)
+            try post.run(steps, to: destination)
             return
         }
         let layout = DayLayout(bySource: options.bySource,
                                zoneDescription: zoneDescription(rule.statistics) + (timeOffset.map(ExportTimeOffsetWords.footer) ?? ""),
                                priority: rule.priority,
                                enteredByHand: options.bySource ? handEntries.stepDays(within: filtered.kept) : [])
-        let writer = options.format.writer
-        // Everything is computed before the first byte goes to stdout: an error never leaves partial totals.
-        try CommandError.writeResults { (sink) throws(OutputError) in
-            try rule.write(days, with: writer, layout, to: sink)
+        let results = rule.results(days)
+        // Everything is computed before the first byte is written: an error never leaves partial totals.
+        try destination.writeDays(results, layout) {
+            .singleRun(path: path, format: result.summary.format, zone: options.zone, rule: options.rule)
         }
         rule.report(result, days, seconds: Date().timeIntervalSince(started), timeOffset: timeOffset, by: self)
         reportExcluded(exclusion)
@@ -94,6 +95,13 @@ struct ReadCommand {
         if let steps = rule.steps(days) {
             reportRefusals(steps)
         }
+        reportWritten(destination.wrote(Plural.count(results.dayCount, "day")))
+    }
+
+    /// The summary's last line: where the results went (`-o`); nothing for standard output.
+    func reportWritten(_ line: String?) {
+        guard let line, !options.quiet else { return }
+        diagnostics.note(line)
     }
 
     /// Reads the export into `sink`, behind `HandEntries` (`--exclude-manual`), a `SourceExclusion`

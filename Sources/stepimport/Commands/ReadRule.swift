@@ -20,8 +20,8 @@ protocol ReadRule {
     var statistics: AggregationStats { get }
     /// Under `--rule hc-priority`, the list followed; nil under the highest-source rule.
     var priority: [String]? { get }
-    /// Writes the rows as `writer`'s format does.
-    func write(_ days: Days, with writer: any ResultsWriter, _ layout: DayLayout, to sink: any OutputSink) throws(OutputError)
+    /// The rows to write (within `--since`/`--until`), as every output takes them.
+    func results(_ days: Days) -> DayResults
     /// The dates of the days with a value before and after `--since`/`--until`, and what they have.
     func filtered(_ days: Days) -> (all: [LocalDate], kept: [LocalDate], what: String)
     /// The step totals within `--since`/`--until`, which `--post` sends and the refusals list
@@ -73,9 +73,8 @@ struct HighestSourceSteps: ReadRule {
 
 /// The step rules' days are day totals: written as such, filtered by their dates, and posted.
 extension ReadRule where Days == ReadDays<DayTotal> {
-    func write(_ days: ReadDays<DayTotal>, with writer: any ResultsWriter, _ layout: DayLayout,
-               to sink: any OutputSink) throws(OutputError) {
-        try writer.writeDayTotals(days.shown, layout, to: sink)
+    func results(_ days: ReadDays<DayTotal>) -> DayResults {
+        .dayTotals(days.shown)
     }
 
     func filtered(_ days: ReadDays<DayTotal>) -> (all: [LocalDate], kept: [LocalDate], what: String) {
@@ -97,9 +96,8 @@ protocol MetricReadRule: ReadRule where Days == MetricReadDays {
 }
 
 extension MetricReadRule {
-    func write(_ days: MetricReadDays, with writer: any ResultsWriter, _ layout: DayLayout,
-               to sink: any OutputSink) throws(OutputError) {
-        try writer.writeMetricDays(days.days.shown, sources: days.sources, columns: metrics.columns, layout, to: sink)
+    func results(_ days: MetricReadDays) -> DayResults {
+        .metricDays(days.days.shown, sources: days.sources, columns: metrics.columns)
     }
 
     func filtered(_ days: MetricReadDays) -> (all: [LocalDate], kept: [LocalDate], what: String) {

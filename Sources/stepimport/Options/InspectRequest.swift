@@ -21,7 +21,9 @@ enum InspectionFormat: String, CaseIterable, Sendable {
 struct InspectRequest: ReadingRequest {
     var path = ""
     var read = ReadOptions()
+    /// `--format`, else what `-o`'s name says (`resolveOutput`), else a table.
     var format = InspectionFormat.table
+    var formatGiven = false
     /// `--ascii`: the chart of steps in ASCII, whatever the locale.
     var ascii = false
 
@@ -48,7 +50,14 @@ struct InspectRequest: ReadingRequest {
                     throw Rejection("unknown format '\(text)' (use table or json)")
                 }
                 request.format = format
+                request.formatGiven = true
             }.choices(InspectionFormat.allCases.map(\.rawValue)),
+            .output(help: .asWritten("""
+                Write the report to this file instead of standard
+                output, whole or not at all. Its format: --format,
+                else the name (.json), else a table; CSV and databases
+                have no room for sections of different columns.
+                """)),
             .inputFormat,
             .zone(help: .asWritten("""
                 The trainee's IANA zone (e.g. Europe/Berlin): the days are
@@ -72,5 +81,20 @@ struct InspectRequest: ReadingRequest {
                 """)) { $0.ascii = true }.usage(.helpOnly),
             .noProgress(help: "Print no progress indicator.").usage(.never),
         ],
-        sections: HelpText.inspectSections)
+        sections: HelpText.inspectSections,
+        finish: resolveOutput)
+
+    /// The format from `-o`'s name when `--format` is not given: JSON for `.json`, a table for a
+    /// name it does not know; a CSV or database name is refused, as nothing would fit in it.
+    private static func resolveOutput(_ request: inout InspectRequest) throws(Rejection) {
+        if request.read.output == "-" { request.read.output = nil }
+        guard let output = request.read.output, !request.formatGiven else { return }
+        switch OutputFormat(fileExtensionOf: output) {
+        case .json?: request.format = .json
+        case .csv?, .sqlite?:
+            throw Rejection("-o \(output): inspect writes a table or JSON; its sections have different columns, "
+                            + "which fit in no CSV or database: name the file .json or .txt, or give --format")
+        case .table?, nil: request.format = .table
+        }
+    }
 }

@@ -44,9 +44,10 @@ extension ReadRequest {
             """))],
         options: [
             .format(help: """
-                table (default), json or csv. json prints exactly the body of POST /v1/trainee/health/days:
+                table (default), json, csv, or sqlite for a database file. json prints exactly the body of POST /v1/trainee/health/days:
                 {"days":[{"date":"YYYY-MM-DD","steps":N}, ...]}
                 """),
+            .output(help: outputHelp),
             .bySource(help: "Show every source's total per day and mark the winner (in every format; csv: date,steps,source,winner, a row per source; with --metric, date,metric,source,value,winner)."),
             .rule(apple: true, help: "highest-source (the default and only rule here): the highest single source per day. Health Connect's hc-priority is for `stepimport hc`."),
             .metric(ExportFamily.appleHealth.metrics, help: .asWritten("""
@@ -102,7 +103,8 @@ extension ReadRequest {
             """))],
         options: [
             .inputFormat,
-            .format(help: "table (default), json or csv. json prints exactly the body of POST /v1/trainee/health/days."),
+            .format(help: "table (default), json, csv, or sqlite for a database file. json prints exactly the body of POST /v1/trainee/health/days."),
+            .output(help: outputHelp),
             .bySource(help: "Show every source's total per day and mark the winner (csv: date,steps,source,winner, a row per source; with --metric, date,metric,source,value,winner). With --rule hc-priority, what each app gave the day and its place in the list (csv: date,steps,source,priority; with --metric, date,metric,source,value,priority)."),
             .rule(apple: false, help: .asWritten("""
                 highest-source (default): per day the highest single
@@ -139,6 +141,15 @@ extension ReadRequest {
         refusals: [.token],
         sections: HelpText.healthConnectSections,
         finish: checkDates)
+
+    /// `-o`'s help, the same for `apple` and `hc`.
+    private static let outputHelp = HelpProse.asWritten("""
+        Write the results to this file instead of standard
+        output, whole or not at all: a failed run leaves the
+        file as it was. Its format: --format, else the name
+        (.json, .csv; .sqlite, .sqlite3, .db: a database, see
+        docs/sqlite.md), else a table.
+        """)
 
     /// `--post` and the options that go with it, the same for `apple` and `hc`.
     private static let posting = OptionGroup<ReadRequest>("posting", gate: "--post", usage: .helpOnly,
@@ -185,6 +196,7 @@ extension ReadRequest {
 
     private static func checkDates(_ request: inout ReadRequest) throws(Rejection) {
         try checkRule(&request.options)
+        try request.options.resolveOutput()
         if request.options.post != nil && !request.options.metrics.isStepsOnly {
             let others = request.options.metrics.metrics.filter { $0 != .steps }.map(\.name).joined(separator: ",")
             throw Rejection("--post sends steps only (POST /v1/trainee/health/days takes nothing else), "
@@ -268,9 +280,10 @@ extension Option where Options == ReadRequest {
     static func format(help: HelpProse) -> Option {
         .value("--format", value: "format", help: help) { (request, text) throws(Rejection) in
             guard let format = OutputFormat(rawValue: text) else {
-                throw Rejection("unknown format '\(text)' (use table, json or csv)")
+                throw Rejection("unknown format '\(text)' (use table, json, csv or sqlite)")
             }
             request.options.format = format
+            request.options.formatGiven = true
         }.choices(OutputFormat.allCases.map(\.rawValue))
     }
 
