@@ -10,6 +10,8 @@ public enum AccountFailure: Error, Equatable, Sendable {
     case export(ExportError)
     /// Planning or posting failed; `.interrupted` when Ctrl-C stopped it between requests.
     case upload(UploadError)
+    /// Its days could not be written (`batch --output`), in the writer's words.
+    case output(String)
 
     /// The upload error when it says the server is in trouble (unreachable, or failing until the
     /// attempts ran out) rather than this account; nil otherwise.

@@ -52,6 +52,8 @@ public struct AccountOutcome: Sendable {
     /// Requests made (or, for a dry run, that would be).
     public var requests = 0
     public var plan: PlanCounts?
+    /// Where its days were written (`batch --output`); nil when they were not.
+    public var output: String?
     /// Why it failed or was interrupted; nil when it was not.
     public var failure: AccountFailure?
     public var seconds = 0.0
@@ -70,6 +72,7 @@ public struct AccountOutcome: Sendable {
         daysSent = entry.daysSent
         daysWritten = entry.daysWritten
         daysNotSent = entry.skipped
+        output = entry.output
         finishedAt = entry.at
     }
 
@@ -86,7 +89,7 @@ public struct AccountOutcome: Sendable {
         }
         return BatchJournalEntry(account: account.account, status: journalStatus, at: finishedAt ?? Date(),
                                  daysParsed: daysParsed, daysSent: daysSent, daysWritten: daysWritten,
-                                 skipped: daysNotSent, error: error)
+                                 skipped: daysNotSent, output: output, error: error)
     }
 
     /// Posted with no day inside the server's window, in this run or (as the journal says) an earlier one.

@@ -5,21 +5,24 @@ import HealthDays
 
 /// Does one account of a batch from start to end: reads its export in its zone through the one
 /// importer, then summarises, dry-runs, plans or posts through the one uploader, exactly as a
-/// single export would be. Safe to use from several threads: each call works on its own
-/// aggregator and connection.
+/// single export would be, and last writes its days (`daysWriter`, `batch --output`). Safe to use
+/// from several threads: each call works on its own aggregator and connection.
 public struct AccountRunner: Sendable {
     public let settings: BatchSettings
     /// Where `token_env` names are looked up.
     public let environment: [String: String]
     public let observer: any BatchObserver
+    /// Where each account's days are written, last; nil when they are not.
+    public let daysWriter: (any AccountDaysWriter)?
     /// Polled between requests (and by the scheduler before each account): true once the user asked to stop.
     public let isInterrupted: @Sendable () -> Bool
 
     public init(settings: BatchSettings, environment: [String: String], observer: any BatchObserver,
-                isInterrupted: @escaping @Sendable () -> Bool) {
+                daysWriter: (any AccountDaysWriter)? = nil, isInterrupted: @escaping @Sendable () -> Bool) {
         self.settings = settings
         self.environment = environment
         self.observer = observer
+        self.daysWriter = daysWriter
         self.isInterrupted = isInterrupted
     }
 
@@ -40,10 +43,22 @@ public struct AccountRunner: Sendable {
                 }
             }
             let days = try read(account, into: &outcome)
+            // An account with no day inside the server's window still has its days written.
+            var nothingInWindow = false
             if settings.action.sendsDays {
-                try upload(days, configuration, account, into: &outcome)
+                do throws(AccountFailure) {
+                    try upload(days, configuration, account, into: &outcome)
+                } catch {
+                    guard case .upload(.nothingInWindow) = error else { throw error }
+                    nothingInWindow = true
+                }
             }
-            outcome.status = .done
+            // Last: an account that failed before this point wrote nothing.
+            if let daysWriter {
+                try daysWriter.write(days, of: outcome)
+                outcome.output = daysWriter.place(of: account)
+            }
+            outcome.status = nothingInWindow ? .nothingInWindow : .done
         } catch {
             if case .upload(.nothingInWindow) = error {
                 outcome.status = .nothingInWindow

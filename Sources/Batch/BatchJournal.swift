@@ -83,6 +83,16 @@ public final class BatchJournal: Sendable {
         return folder + stem + ".journal.jsonl"
     }
 
+    /// Where the journal goes for a run that writes days (`--output`) without posting, when
+    /// `--journal` is not given: beside what it writes, so that writing the same manifest
+    /// elsewhere starts afresh. In a folder of files `DIR/.stepimport.journal.jsonl`, beside a
+    /// database `days.sqlite.journal.jsonl`; with `--shard 2/4`, `.shard-2-of-4` before `.journal`.
+    public static func defaultPath(forOutput output: String, isFolder: Bool, shard: BatchShard = .all) -> String {
+        let shardPart = shard.count > 1 ? ".shard-\(shard.index)-of-\(shard.count)" : ""
+        guard isFolder else { return output + shardPart + ".journal.jsonl" }
+        return (output.hasSuffix("/") ? output : output + "/") + ".stepimport" + shardPart + ".journal.jsonl"
+    }
+
     /// The latest entry of every account in the journal.
     public var latest: [String: BatchJournalEntry] {
         state.withLock { $0.latest }

@@ -6,7 +6,8 @@ import StreamingText
 ///
 /// The line is JSON with its keys in a fixed order:
 /// `{"account":"a","status":"done","at":"2026-03-10T08:00:00Z","daysParsed":1,"daysSent":1,"daysWritten":1,"skipped":0}`,
-/// plus `"error":"..."` when the account failed. `at` is ISO 8601 in UTC, to the second.
+/// plus `"output":"..."` where its days were written (`batch --output`) and `"error":"..."` when
+/// the account failed. `at` is ISO 8601 in UTC, to the second.
 public struct BatchJournalEntry: Codable, Equatable, Sendable {
     public enum Status: String, Codable, Equatable, Sendable {
         /// Every day meant for the server was written: a re-run skips the account.
@@ -31,11 +32,14 @@ public struct BatchJournalEntry: Codable, Equatable, Sendable {
     public let daysWritten: Int
     /// Days not sent (outside the server's window, invalid, or kept as they were).
     public let skipped: Int
+    /// Where the account's days were written (`batch --output`); nil when they were not. A run
+    /// with `--output` counts an account done only when its days went where it writes them.
+    public let output: String?
     /// Why the account failed; never a token.
     public let error: String?
 
     public init(account: String, status: Status, at: Date, daysParsed: Int = 0, daysSent: Int = 0,
-                daysWritten: Int = 0, skipped: Int = 0, error: String? = nil) {
+                daysWritten: Int = 0, skipped: Int = 0, output: String? = nil, error: String? = nil) {
         self.account = account
         self.status = status
         // The journal keeps whole seconds; rounding here makes an entry equal to itself read back.
@@ -44,11 +48,12 @@ public struct BatchJournalEntry: Codable, Equatable, Sendable {
         self.daysSent = daysSent
         self.daysWritten = daysWritten
         self.skipped = skipped
+        self.output = output
         self.error = error
     }
 
     enum CodingKeys: String, CodingKey {
-        case account, status, at, daysParsed, daysSent, daysWritten, skipped, error
+        case account, status, at, daysParsed, daysSent, daysWritten, skipped, output, error
     }
 
     public init(from decoder: Decoder) throws {
@@ -65,6 +70,7 @@ public struct BatchJournalEntry: Codable, Equatable, Sendable {
                   daysSent: try container.decode(Int.self, forKey: .daysSent),
                   daysWritten: try container.decode(Int.self, forKey: .daysWritten),
                   skipped: try container.decode(Int.self, forKey: .skipped),
+                  output: try container.decodeIfPresent(String.self, forKey: .output),
                   error: try container.decodeIfPresent(String.self, forKey: .error))
     }
 
@@ -77,6 +83,7 @@ public struct BatchJournalEntry: Codable, Equatable, Sendable {
         try container.encode(daysSent, forKey: .daysSent)
         try container.encode(daysWritten, forKey: .daysWritten)
         try container.encode(skipped, forKey: .skipped)
+        try container.encodeIfPresent(output, forKey: .output)
         try container.encodeIfPresent(error, forKey: .error)
     }
 
@@ -85,6 +92,9 @@ public struct BatchJournalEntry: Codable, Equatable, Sendable {
         var line = "{\"account\":\(JSONString.literal(account)),\"status\":\"\(status.rawValue)\","
             + "\"at\":\"\(at.formatted(.iso8601))\",\"daysParsed\":\(daysParsed),\"daysSent\":\(daysSent),"
             + "\"daysWritten\":\(daysWritten),\"skipped\":\(skipped)"
+        if let output {
+            line += ",\"output\":\(JSONString.literal(output))"
+        }
         if let error {
             line += ",\"error\":\(JSONString.literal(error))"
         }

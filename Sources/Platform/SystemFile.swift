@@ -52,6 +52,11 @@ public final class SystemFile {
         return (SystemFile(descriptor: descriptor), false)
     }
 
+    /// Makes a folder (its parent must exist); one that is already there is fine.
+    public static func makeFolder(_ path: String, mode: mode_t = 0o777) throws(SystemError) {
+        guard mkdir(path, mode) == 0 || errno == EEXIST else { throw SystemError.last }
+    }
+
     /// Flushes a folder's entries to the disk, so that a file just created there survives a crash.
     public static func syncFolder(_ folder: String) throws(SystemError) {
         let descriptor = Glibc.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -68,6 +68,7 @@ enum ExitStatus: Int32 {
         switch failure {
         case .export(let error): self.init(for: error)
         case .token(let error), .upload(let error): self.init(for: error)
+        case .output: self = .ioError
         }
     }
 

@@ -23,6 +23,12 @@ import Testing
     /// Sample values of one command where the common one does not apply to it.
     static let commandSamples: [String: [String: String]] = [
         "apple": ["--rule": "highest-source"],  // apple refuses hc-priority
+        "batch": ["--output": "days/"],
+    ]
+
+    /// Options of one command that need another to be given (as its gate does for a group's).
+    static let companions: [String: [String: [String]]] = [
+        "batch": ["--format": ["--output", "days/"], "--journal": ["--output", "days/"], "--redo": ["--output", "days/"]],
     ]
 
     @Test func stepimportCommands() throws {
@@ -92,7 +98,7 @@ import Testing
     private func checkParses<Options>(_ name: String, of option: Option<Options>, in command: Command<Options>,
                                       start: Options, base: [String]) throws {
         let gate = group(of: option, in: command)?.gate.flatMap { option.names.contains($0) ? nil : $0 }
-        let gated = base + (gate.map { [$0] } ?? [])
+        let gated = base + (gate.map { [$0] } ?? []) + (Self.companions[command.name]?[option.longName] ?? [])
         var forms = [gated + [name]]
         if option.kind.valueName != nil {
             guard let value = Self.commandSamples[command.name]?[option.longName] ?? Self.samples[option.longName] else {

@@ -4,6 +4,10 @@ import HealthDays
 /// How one finished account reads in a line.
 enum AccountSummary {
     static func line(_ outcome: AccountOutcome, options: BatchOptions) -> String {
+        summary(outcome, options: options) + (outcome.output.map { "; days in \($0.escapingControlCharacters())" } ?? "")
+    }
+
+    private static func summary(_ outcome: AccountOutcome, options: BatchOptions) -> String {
         var read = "\(outcome.kind ?? "?"), \(Plural.count(outcome.daysParsed, "day")) with steps"
         if !outcome.excludedSources.isEmpty {
             read += " (left out: " + outcome.excludedSources.map {

@@ -41,9 +41,25 @@ struct BatchCommand {
             diagnostics.warn(warning)
         }
         let accounts = manifest.accounts.filter { options.shard.contains($0.account) }
+        // --output: the folder or the database is made, and every account's file checked, before any account runs.
+        var daysOutput: BatchDaysOutput?
+        if let output = options.read.output {
+            do throws(BatchDaysOutput.Problem) {
+                daysOutput = try BatchDaysOutput(path: output, format: options.read.format, accounts: manifest.accounts)
+            } catch {
+                switch error {
+                case .clashingLabels(let problems):
+                    diagnostics.error(BatchError.invalidManifest(path: manifestPath, problems: problems).description)
+                    return .dataError
+                case .unusable(let words):
+                    diagnostics.error(words)
+                    return .ioError
+                }
+            }
+        }
         var journal: BatchJournal?
         if options.keepsJournal {
-            let path = options.journal ?? BatchJournal.defaultPath(forManifest: manifestPath, shard: options.shard)
+            let path = options.journalPath(manifest: manifestPath)
             do {
                 journal = try BatchJournal(path: path)
             } catch {
@@ -54,11 +70,15 @@ struct BatchCommand {
                 diagnostics.warn("journal \(journal.path): removed a torn last line (\(journal.repairedBytes) bytes) left by a run that was killed; that account is taken again")
             }
         }
-        // What the journal says is done is skipped, unless --redo.
+        // With the journal's lock held, no other batch writes these accounts' files.
+        daysOutput?.removeLeftovers(of: accounts)
+        // What the journal says is done is skipped, unless --redo; with --output, only when its days
+        // went where this run writes them.
         var earlier: [AccountOutcome] = []
         var pending: [BatchAccount] = []
         for account in accounts {
-            if !options.redo, let entry = journal?.latest(for: account.account), entry.status.isFinal {
+            if !options.redo, let entry = journal?.latest(for: account.account), entry.status.isFinal,
+               daysOutput.map({ entry.output == $0.place(of: account) }) ?? true {
                 earlier.append(AccountOutcome(account: account, journal: entry))
             } else {
                 pending.append(account)
@@ -72,11 +92,12 @@ struct BatchCommand {
             InterruptSignal.install(message: "\nstepimport: stopping: no new accounts are started, and the ones running stop after their current request (Ctrl-C again to stop at once)\n")
         }
         let runner = AccountRunner(settings: options.settings(apiURL: apiURL, proxy: proxy, tuning: Tuning(environment: environment)),
-                                   environment: environment, observer: console,
+                                   environment: environment, observer: console, daysWriter: daysOutput,
                                    isInterrupted: { interruptRequested.load(ordering: .relaxed) })
         let scheduler = BatchScheduler(pending: pending, runner: runner, journal: journal, jobs: options.jobs,
                                        journalText: { failure, account in failure.message(for: account) })
         let (outcomes, stop) = scheduler.run(jobs: options.jobs)
+        daysOutput?.close()
         journal?.close()
 
         // Every account of the shard appears once, in manifest order.
@@ -117,6 +138,9 @@ struct BatchCommand {
             } else if earlier > 0 {
                 line += " says \(earlier) \(earlier == 1 ? "is" : "are") finished already"
             }
+        }
+        if let output = options.read.output {
+            line += "; days to \(output.escapingControlCharacters()) (\(options.read.format.rawValue))"
         }
         line += "; \(pending) to run on \(Plural.count(min(options.jobs, max(pending, 1)), "job"))"
         console.note(line)

@@ -6,13 +6,14 @@ import HealthDays
 
 /// What `stepimport batch` was asked to do.
 struct BatchOptions {
-    /// `--skip-invalid`, `--quiet` and `--no-progress`, as for one export.
+    /// `--skip-invalid`, `--quiet` and `--no-progress`, as for one export; `--output` (`output`)
+    /// and its `--format` (`format`, json, csv or sqlite once checked).
     var read = ReadOptions()
     /// `--post` and its options; nil to print each account's totals summary only.
     var post: PostOptions?
     /// Accounts processed at once (`--jobs`).
     var jobs = ProcessInfo.processInfo.activeProcessorCount
-    /// `--journal`; nil for the default beside the manifest.
+    /// `--journal`; nil for the default (`journalPath`).
     var journal: String?
     /// `--redo`: ignore what the journal says is done.
     var redo = false
@@ -53,9 +54,24 @@ struct BatchOptions {
         return !post.dryRun
     }
 
-    /// Whether this run posts for real, and so keeps a journal.
-    var keepsJournal: Bool {
+    /// Whether this run posts for real.
+    var posts: Bool {
         guard let post else { return false }
         return !post.plan && !post.dryRun
+    }
+
+    /// Whether this run keeps a journal: it posts for real, or writes days (`--output`).
+    var keepsJournal: Bool {
+        posts || read.output != nil
+    }
+
+    /// Where the journal is: `--journal`; else, for a post, beside the manifest; else beside the
+    /// output (so that writing the same manifest elsewhere starts afresh).
+    func journalPath(manifest: String) -> String {
+        if let journal { return journal }
+        if !posts, let output = read.output {
+            return BatchJournal.defaultPath(forOutput: output, isFolder: read.format != .sqlite, shard: shard)
+        }
+        return BatchJournal.defaultPath(forManifest: manifest, shard: shard)
     }
 }

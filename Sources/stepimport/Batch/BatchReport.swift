@@ -59,6 +59,8 @@ struct BatchReport: Encodable {
         let daysNotSent: Int
         let requests: Int
         let plan: Plan?
+        /// Where its days were written (`--output`): its file, or the database.
+        let output: String?
         let error: String?
         let exitStatus: Int32?
         let seconds: Double
@@ -68,6 +70,9 @@ struct BatchReport: Encodable {
     let manifest: String
     let shard: String
     let journal: String?
+    /// `--output` as given, and its format (json, csv or sqlite); nil without it.
+    let output: String?
+    let outputFormat: String?
     /// `summary` (no --post), `post`, `plan` or `dry-run`.
     let mode: String
     let jobs: Int
@@ -90,6 +95,8 @@ struct BatchReport: Encodable {
         self.manifest = manifest
         shard = options.shard.description
         self.journal = journal
+        output = options.read.output
+        outputFormat = options.read.output.map { _ in options.read.format.rawValue }
         if let post = options.post {
             mode = post.plan ? "plan" : post.dryRun ? "dry-run" : "post"
         } else {
@@ -141,7 +148,7 @@ struct BatchReport: Encodable {
                     daysToSend: outcome.daysToSend, daysSent: outcome.daysSent,
                     daysWritten: outcome.daysWritten, daysNotSent: outcome.daysNotSent, requests: outcome.requests,
                     plan: outcome.plan.map { Plan(write: $0.write, overwrite: $0.overwrite, same: $0.same, keep: $0.keep, skip: $0.skip) },
-                    error: outcome.error, exitStatus: outcome.errorStatus?.rawValue,
+                    output: outcome.output, error: outcome.error, exitStatus: outcome.errorStatus?.rawValue,
                     seconds: (outcome.seconds * 100).rounded() / 100, finishedAt: outcome.finishedAt?.formatted(.iso8601))
         }
     }

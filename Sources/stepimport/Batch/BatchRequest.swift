@@ -1,6 +1,7 @@
 import BackendUpload
 import Batch
 import CommandLineKit
+import Outputs
 
 /// What `stepimport batch` is asked to do: the manifest, and how to run its accounts.
 struct BatchRequest: ReadingRequest, PostingRequest {
@@ -28,9 +29,34 @@ extension BatchRequest {
         arguments: [manifest],
         options: [
             .jobs, .shard,
+            .output(value: "path", help: .asWritten("""
+                Write each account's days: to a folder (made if need be),
+                a file per account named by its label, in --format json
+                or csv; or to one SQLite database (a name ending .sqlite,
+                .sqlite3 or .db, or --format sqlite), the label in its
+                account column. docs/batch.md, docs/sqlite.md.
+                """)),
+            .value("--format", value: "format", help: .asWritten("""
+                json (the default for a folder), csv, or sqlite (the
+                default for a database's name): what --output writes.
+                """)) { (request, text) throws(Rejection) in
+                guard let format = OutputFormat(rawValue: text), format != .table else {
+                    throw Rejection("unknown format '\(text)' for --output (use json, csv or sqlite)")
+                }
+                request.options.read.format = format
+                request.options.read.formatGiven = true
+            }.choices(["json", "csv", "sqlite"]).usage(.helpOnly),
+            .value("--journal", value: "file", help: """
+                Where the journal is, with --post or --output (default, with --post: beside the manifest, its \
+                name without the extension and .journal.jsonl, accounts.shard-2-of-4.journal.jsonl with --shard \
+                2/4; without --post: in the --output folder as .stepimport.journal.jsonl, or beside the database \
+                as days.sqlite.journal.jsonl).
+                """) { $0.options.journal = $1 }.usage(.helpOnly),
+            .flag("--redo", help: "Run the accounts the journal says are done, too.") { $0.options.redo = true }.usage(.helpOnly),
             .value("--report", value: "file", help: .asWritten("""
                 Also write the batch's report as JSON: per account the
-                days parsed, sent, written and not sent, and the error.
+                days parsed, sent, written and not sent, where its days
+                went (--output), and the error.
                 """)) { $0.options.reportFile = $1 },
             .skipInvalid(help: .asWritten("Skip step records that cannot be read, and report them.")).usage(.helpOnly),
             .excludeSource(help: .asWritten("""
@@ -52,36 +78,56 @@ extension BatchRequest {
                 .usage(.helpOnly),
         ],
         groups: [posting],
-        rules: [
-            .planOrDryRun,
-            .needs(gate: "--post", options: ["--journal", "--redo"], without: ["--plan", "--dry-run"],
-                   reason: "the journal records what was posted; --plan and --dry-run post nothing"),
-        ],
+        rules: [.planOrDryRun],
         refusals: [
             .token,
             Refusal(["--token-file"], message: "each account's token comes from the manifest (its token_file or token_env column), not from --token-file"),
-            Refusal(["--tz", "--since", "--until", "--format", "--by-source", "--input-format"]) {
+            Refusal(["--tz", "--since", "--until", "--by-source", "--input-format"]) {
                 "\($0) is not a batch option: the manifest gives each account its zone (tz) and kind; "
-                    + "to look at one account's days, run stepimport apple or hc on its file"
+                    + "to look at one account's days, run stepimport apple or hc on its file (--output writes every account's)"
             },
         ],
-        sections: HelpText.batchSections)
+        sections: HelpText.batchSections,
+        finish: checkOutput)
 
-    /// `--post` and what goes with it; `--journal` and `--redo` need a post that writes.
+    /// `--output` and what goes with it: its format (from the name when `--format` is not given),
+    /// and the journal, which records what was posted or written.
+    private static func checkOutput(_ request: inout BatchRequest) throws(Rejection) {
+        var options = request.options
+        defer { request.options = options }
+        let posts = options.post.map { !$0.plan && !$0.dryRun } ?? false
+        if options.journal != nil || options.redo, !posts, options.read.output == nil {
+            let name = options.journal != nil ? "--journal" : "--redo"
+            throw Rejection("\(name) goes with --post or --output (the journal records what was posted or written; "
+                            + "--plan and --dry-run post nothing)")
+        }
+        guard let output = options.read.output else {
+            if options.read.formatGiven {
+                throw Rejection("--format is the format of --output's files: add --output DIR (or --output FILE.sqlite)")
+            }
+            return
+        }
+        if output == "-" {
+            throw Rejection("--output takes a folder, or a database's file name; standard output gets the table of accounts")
+        }
+        let named = OutputFormat(fileExtensionOf: output)
+        if !options.read.formatGiven {
+            options.read.format = named == .sqlite ? .sqlite : .json
+        } else if named == .sqlite, options.read.format != .sqlite {
+            throw Rejection("--output \(output) names a database, and --format \(options.read.format.rawValue) writes a folder "
+                            + "of files: give the folder another name, or leave out --format")
+        }
+    }
+
+    /// `--post` and what goes with it.
     private static let posting = OptionGroup<BatchRequest>(
-        "posting", gate: "--post", usage: .always, synopsisOrder: ["--plan", "--keep-existing", "--journal", "--redo"],
+        "posting", gate: "--post", usage: .always, synopsisOrder: ["--plan", "--keep-existing"],
         opensGate: ["--plan", "--dry-run"],
         options: [
             .post(help: "Post each account's days with its own token."),
             .apiURL(help: "The backend (or STEPIMPORT_API_URL)."),
             .caCertificate(help: "Trust this CA (PEM) instead of the system's."),
             .proxy(help: "Go through this proxy, as a CONNECT tunnel (else https_proxy or all_proxy; no_proxy bypasses)."),
-            .value("--journal", value: "file", help: """
-                Where the journal is (default: beside the manifest, its name without the extension and \
-                .journal.jsonl: accounts.csv keeps accounts.journal.jsonl, or accounts.shard-2-of-4.journal.jsonl \
-                with --shard 2/4).
-                """) { $0.options.journal = $1 }.usage(.helpOnly),
-            .flag("--redo", help: "Run the accounts the journal says are done, too.") { $0.options.redo = true }.usage(.helpOnly),
             .plan(help: "Per account, count the days a post would write, overwrite, leave the same or keep, and those the server would skip. Writes nothing; implies --post."),
             .keepExisting(help: "Post only the days the server has no value for."),
             .dryRun(help: "Count the requests per account; send nothing; implies --post."),

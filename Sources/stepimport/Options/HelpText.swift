@@ -179,13 +179,16 @@ enum HelpText {
         Reads every account's export in the account's own zone and prints a summary per
         account, or with --post posts it exactly as `stepimport apple|hc --post --tz`
         would (checked, at most 90 days a request, retried safely). Accounts run on
-        --jobs threads, one export each at a time, so memory stays flat.
+        --jobs threads, one export each at a time, so memory stays flat. --output
+        writes each account's days, as `stepimport apple|hc FILE --tz ZONE` prints them:
+        a JSON or CSV file per account in a folder, or one SQLite database.
 
-        With --post, a journal (JSON lines, fsynced as each account finishes) remembers
-        which accounts are done: running the same command again skips them and retries
-        the failed ones, also after the process was killed (a day sent twice is
-        harmless: the server replaces it). --shard K/N takes a stable share of the
-        accounts, so that N machines can split one manifest.
+        With --post or --output, a journal (JSON lines, fsynced as each account
+        finishes) remembers which accounts are done: running the same command again
+        skips them and retries the failed ones, also after the process was killed (a
+        day sent or written twice is harmless: the server replaces it, and so does the
+        output). --shard K/N takes a stable share of the accounts, so that N machines
+        can split one manifest.
         """
 
     static let batchSections = [
@@ -200,7 +203,8 @@ enum HelpText {
             65  The manifest is not valid (every problem is listed); nothing was done.
             66  The manifest does not exist.
             69  Stopped early: the server could not be reached for several accounts in a row.
-            74  The manifest or the journal could not be read or written.
+            74  The manifest, the journal or --output could not be read or written (an
+                account whose days could not be written fails, with 74 in the report).
             75  Stopped early: the server kept failing for several accounts in a row; or
                 another batch holds the journal.
             78  Missing or unusable API URL or CA file.
@@ -210,6 +214,8 @@ enum HelpText {
             """),
         HelpSection("EXAMPLES", body: """
             stepimport batch accounts.csv
+            stepimport batch accounts.csv --output days/ --format csv   # days/<account>.csv
+            stepimport batch accounts.csv --output days.sqlite          # one database
             stepimport batch accounts.csv --post --api-url https://api.example.com --plan
             stepimport batch accounts.csv --post --api-url https://api.example.com --jobs 4 --report report.json
             stepimport batch accounts.csv --post --shard 3/8     # machine 3 of 8

@@ -18,9 +18,9 @@ extension Option where Options: ReadingRequest {
         .flag("--strict-xml", help: help) { $0.read.strictXML = true }
     }
 
-    /// `-o, --output FILE`: the results go to this file (`-`: standard output).
-    static func output(help: HelpProse) -> Option {
-        .value("-o", "--output", value: "file", help: help) { (request, text) throws(Rejection) in
+    /// `-o, --output FILE`: the results go to this file (`-`: standard output); `value` names it in the help.
+    static func output(value: String = "file", help: HelpProse) -> Option {
+        .value("-o", "--output", value: value, help: help) { (request, text) throws(Rejection) in
             guard !text.isEmpty else { throw Rejection("-o needs a file name (or - for standard output)") }
             request.read.output = text
         }

@@ -8,6 +8,8 @@ extension AccountFailure {
         switch self {
         case .export(let error):
             return error.message
+        case .output(let words):
+            return words.escapingControlCharacters()
         case .token(let error), .upload(let error):
             if case .unauthorized(let status, let text) = error {
                 return "the server refused the account's token (\(status))\(text.isEmpty ? "" : ": \(text)"); check its \(account.token.map(String.init(describing:)) ?? "token")"
