@@ -42,6 +42,59 @@ import Testing
         #expect(observer.events.isEmpty, "nothing skipped, nothing posted")
     }
 
+    /// A writer of days that records what it was given, or fails.
+    final class RecordingDaysWriter: AccountDaysWriter, @unchecked Sendable {
+        private let lock = NSLock()
+        private var written: [String: [DayTotal]] = [:]
+        let failure: AccountFailure?
+
+        init(failure: AccountFailure? = nil) {
+            self.failure = failure
+        }
+
+        var accounts: [String: [DayTotal]] { lock.withLock { written } }
+
+        func place(of account: BatchAccount) -> String { "out/\(account.account).json" }
+
+        func write(_ days: [DayTotal], of outcome: AccountOutcome) throws(AccountFailure) {
+            if let failure { throw failure }
+            lock.withLock { written[outcome.account.account] = days }
+        }
+    }
+
+    /// The days are written last: all of them for a summary or a dry run, nothing for an account
+    /// whose export or token failed, and a failure to write fails the account.
+    @Test func theDaysAreWrittenLastAndOnlyForAnAccountThatDidNotFail() {
+        let export = Self.samples.appendingPathComponent("export.zip").path
+        let writer = RecordingDaysWriter()
+        for action in [BatchSettings.Action.summarize, .dryRun(sendAll: false)] {
+            let runner = AccountRunner(settings: BatchSettings(action: action), environment: [:], observer: RecordingObserver(),
+                                       daysWriter: writer, isInterrupted: { false })
+            let outcome = runner.run(Self.account("anna", file: export))
+            #expect(outcome.status == .done)
+            #expect(outcome.output == "out/anna.json")
+            #expect(outcome.journalEntry(error: nil)?.output == "out/anna.json")
+            #expect(writer.accounts["anna"]?.count == outcome.daysParsed && outcome.daysParsed > 40)
+        }
+        let upload = BatchSettings.Upload(apiURL: "https://127.0.0.1:9/v1", caCertificateFile: nil, retries: 0,
+                                          timeoutSeconds: 1, sendAll: false, keepExisting: false)
+        let posting = AccountRunner(settings: BatchSettings(action: .post(upload)), environment: [:], observer: RecordingObserver(),
+                                    daysWriter: writer, isInterrupted: { false })
+        let noToken = posting.run(Self.account("ben", file: export))
+        let missing = AccountRunner(settings: BatchSettings(), environment: [:], observer: RecordingObserver(), daysWriter: writer,
+                                    isInterrupted: { false }).run(Self.account("carla", file: "/nonexistent/export.zip"))
+        #expect(noToken.status == .failed && missing.status == .failed)
+        #expect(noToken.output == nil && missing.output == nil)
+        #expect(Set(writer.accounts.keys) == ["anna"])
+
+        let failing = AccountRunner(settings: BatchSettings(), environment: [:], observer: RecordingObserver(),
+                                    daysWriter: RecordingDaysWriter(failure: .output("disk full")), isInterrupted: { false })
+        let outcome = failing.run(Self.account("dana", file: export))
+        #expect(outcome.status == .failed)
+        #expect(outcome.failure == .output("disk full"))
+        #expect(outcome.output == nil)
+    }
+
     @Test func aMissingExportIsAnExportFailure() {
         let outcome = Self.runner(observer: RecordingObserver()).run(Self.account("gone", file: "/nonexistent/export.zip"))
         #expect(outcome.status == .failed)

@@ -32,6 +32,18 @@ import Testing
         #expect(line == #"{"account":"b\"o\\b","status":"failed","at":"2026-03-10T12:00:00Z","daysParsed":100,"daysSent":0,"daysWritten":0,"skipped":0,"error":"line one\nline two\u0001"}"# + "\n")
     }
 
+    /// `batch --output`: where the account's days went, after `skipped`, and read back.
+    @Test func anEntryNamesWhereTheDaysWent() throws {
+        let entry = BatchJournalEntry(account: "ann", status: .done, at: Date(timeIntervalSince1970: 1_773_144_000),
+                                      daysParsed: 3, output: "out/ann.json")
+        #expect(entry.jsonLine == #"{"account":"ann","status":"done","at":"2026-03-10T12:00:00Z","daysParsed":3,"daysSent":0,"daysWritten":0,"skipped":0,"output":"out/ann.json"}"# + "\n")
+        #expect(try JSONDecoder().decode(BatchJournalEntry.self, from: Data(entry.jsonLine.utf8)) == entry)
+        #expect(BatchJournal.defaultPath(forOutput: "out", isFolder: true) == "out/.stepimport.journal.jsonl")
+        #expect(BatchJournal.defaultPath(forOutput: "out/", isFolder: true, shard: BatchShard(index: 2, count: 4)!)
+            == "out/.stepimport.shard-2-of-4.journal.jsonl")
+        #expect(BatchJournal.defaultPath(forOutput: "/d/days.sqlite", isFolder: false) == "/d/days.sqlite.journal.jsonl")
+    }
+
     @Test func entriesSurviveReopening() throws {
         let folder = try BatchTestFolder()
         defer { folder.remove() }
