@@ -14,7 +14,6 @@ struct WriteBuffer {
 
     /// Holds `text`, writing what is held first when it would not fit.
     mutating func write(_ text: String, to descriptor: Int32) throws(SystemError) {
-        var text = text
         let count = text.utf8.count
         if bytes.count + count > flushSize {
             try flush(to: descriptor)
@@ -23,15 +22,7 @@ struct WriteBuffer {
             bytes.append(contentsOf: text.utf8)
             return
         }
-        let failure: SystemError? = text.withUTF8 { utf8 in
-            do throws(SystemError) {
-                try SystemFile.writeAll(UnsafeRawBufferPointer(utf8), to: descriptor)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let failure { throw failure }
+        try SystemFile.writeAll(text, to: descriptor)
     }
 
     /// Writes what is held.

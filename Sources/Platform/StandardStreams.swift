@@ -30,15 +30,6 @@ public enum StandardStreams {
     }
 
     private static func write(_ text: String, to descriptor: Int32) throws(SystemError) {
-        var text = text
-        let failure: SystemError? = text.withUTF8 { bytes in
-            do throws(SystemError) {
-                try SystemFile.writeAll(UnsafeRawBufferPointer(bytes), to: descriptor)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let failure { throw failure }
+        try SystemFile.writeAll(text, to: descriptor)
     }
 }

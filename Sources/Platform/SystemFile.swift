@@ -196,6 +196,20 @@ public final class SystemFile {
         }
     }
 
+    /// Writes all of `text`'s UTF-8 bytes to a descriptor this type does not own, without a copy.
+    public static func writeAll(_ text: String, to descriptor: Int32) throws(SystemError) {
+        var text = text
+        let failure: SystemError? = text.withUTF8 { bytes in
+            do throws(SystemError) {
+                try SystemFile.writeAll(UnsafeRawBufferPointer(bytes), to: descriptor)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
     /// Moves the file position to `offset` from the start.
     public func seek(to offset: Int64) throws(SystemError) {
         guard lseek(descriptor, off_t(offset), SEEK_SET) >= 0 else { throw SystemError.last }

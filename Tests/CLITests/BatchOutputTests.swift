@@ -10,13 +10,7 @@ import TestSupport
 /// zip, malformed JSON), the three samples under labels that are no safe file names, and with
 /// ../shared the real de_DE Apple export, the Fitbit Takeout folder and a Google Fit daily summary.
 @Suite(.serialized) struct BatchOutputTests {
-    struct Account: Decodable {
-        let account: String
-        let kind: String
-        let file: String
-        let tz: String
-        let good: Bool
-    }
+    typealias Account = BatchTests.Account
 
     /// The batch's folder and its accounts, made once for the suite.
     final class Batch: Sendable {
@@ -47,7 +41,8 @@ import TestSupport
             let rows = try String(contentsOfFile: folder + "/manifest.csv", encoding: .utf8).split(separator: "\n").dropFirst()
             for row in rows.dropFirst(accounts.count) {
                 let cells = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-                accounts.append(Account(account: cells[0], kind: cells[2], file: cells[1], tz: cells[5], good: true))
+                accounts.append(Account(account: cells[0], kind: cells[2], file: cells[1], tz: cells[5], trainee: cells[0], good: true,
+                                        problem: nil, oracle: nil, expected: nil, key: nil))
             }
             self.accounts = accounts
         }
