@@ -27,7 +27,7 @@ import TestSupport
 
                 """ : ""
             let result = try CommandRunner.run("""
-                python3 "$SCRIPTS/make_batch.py" --out '\(folder)' --accounts 20 --broken 2 --days 60 --synth "$SYNTH" > /dev/null || exit 1
+                python3 "$SCRIPTS/make_batch.py" --out '\(folder)' --accounts 20 --broken 2 --days 30 --synth "$SYNTH" > /dev/null || exit 1
                 cd '\(folder)'
                 cp "$OLDPWD/samples/export.zip" "$OLDPWD/samples/Health Connect.zip" "$OLDPWD/samples/hc-react-native.json" exports/
                 cat >> manifest.csv <<'EOF'
@@ -174,18 +174,8 @@ import TestSupport
     func killedMidRunAndRunAgainLosesNothingAndDuplicatesNothing(_ output: String) throws {
         let batch = try Self.batch.get()
         let journal = output.hasSuffix(".sqlite") ? output + ".journal.jsonl" : output + "/.stepimport.journal.jsonl"
-        let killed = try batch.run("""
-            $STEPIMPORT batch manifest.csv --output \(output) --jobs 1 -q > /dev/null 2>&1 &
-            pid=$!
-            for i in $(seq 1 1200); do
-                if [ -f '\(journal)' ] && [ "$(wc -l < '\(journal)')" -ge 4 ]; then break; fi
-                sleep 0.02
-            done
-            kill -9 $pid
-            wait $pid
-            echo "status $?"
-            wc -l < '\(journal)'
-            """)
+        let killed = try batch.run(CommandRunner.killScript("$STEPIMPORT batch manifest.csv --output \(output) --jobs 1 -q > /dev/null 2>&1",
+                                                            onceJournal: journal, holds: 4))
         let killedOutput = String(decoding: killed.stdout, as: UTF8.self).split(separator: "\n")
         #expect(killedOutput.first == "status 137", "killed mid-run: \(killedOutput) \(killed.stderr)")
         let linesAtKill = Int(killedOutput.last ?? "") ?? 0

@@ -172,19 +172,9 @@ import Testing
         let journal = batch.path("manifest.journal.jsonl")
 
         // The first run is killed with SIGKILL once 15 accounts are in the journal.
-        let killed = try CommandRunner.run("""
-        \(batch.setUp)
-        "$STEPIMPORT" batch manifest.csv --post --api-url \(server.url) --jobs 2 > first.out 2> first.err &
-        pid=$!
-        for i in $(seq 1 600); do
-            if [ -f '\(journal)' ] && [ "$(wc -l < '\(journal)')" -ge 15 ]; then break; fi
-            sleep 0.05
-        done
-        kill -9 $pid
-        wait $pid
-        echo "status $?"
-        wc -l < '\(journal)'
-        """)
+        let killed = try CommandRunner.run(batch.setUp + "\n" + CommandRunner.killScript(
+            "\"$STEPIMPORT\" batch manifest.csv --post --api-url \(server.url) --jobs 2 > first.out 2> first.err",
+            onceJournal: journal, holds: 15))
         let killedOutput = String(decoding: killed.stdout, as: UTF8.self)
         #expect(killedOutput.hasPrefix("status 137"), "the first run must have been killed mid-run: \(killedOutput) \(killed.stderr)")
         let linesAtKill = Int(killedOutput.split(separator: "\n").last ?? "") ?? 0

@@ -140,6 +140,24 @@ enum CommandRunner {
         return Result(stdout: outData, stderr: String(decoding: errData, as: UTF8.self), status: process.terminationStatus)
     }
 
+    /// Shell lines that start `command` in the background, kill it with SIGKILL once `journal`
+    /// holds `lines` lines (or after `seconds`), and print `status N` (137 when killed) and the
+    /// journal's line count.
+    static func killScript(_ command: String, onceJournal journal: String, holds lines: Int, seconds: Int = 30) -> String {
+        """
+        \(command) &
+        pid=$!
+        for i in $(seq 1 \(seconds * 20)); do
+            if [ -f '\(journal)' ] && [ "$(wc -l < '\(journal)')" -ge \(lines) ]; then break; fi
+            sleep 0.05
+        done
+        kill -9 $pid
+        wait $pid
+        echo "status $?"
+        wc -l < '\(journal)'
+        """
+    }
+
     /// Replaces what changes from run to run (timings, rates) with `<t>`.
     static func normalize(_ text: String) -> String {
         text.replacingOccurrences(of: #"in [0-9.]+ s, [0-9.]+ [kMG]?B/s\)"#, with: "in <t>)", options: .regularExpression)
