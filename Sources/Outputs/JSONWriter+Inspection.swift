@@ -3,7 +3,7 @@ import ExportParsers
 import HealthDays
 import StreamingText
 
-/// `inspect --format json`: one object for scripts (its shape is in the README).
+/// `inspect --format json`: one object for scripts (its shape is in docs/guide.md).
 extension JSONWriter {
     public func writeInspection(_ inspection: Inspection, to sink: any OutputSink) throws(OutputError) {
         let summary = inspection.result.summary

@@ -33,3 +33,12 @@ lay_out_binary() {
     "$prefix/bin/stepimport" completions "$shell" > "$path"
   done
 }
+
+# Copies the docs into `folder` ($1): the README, the licence, the changelog, CONTRIBUTING.md and
+# docs/, so that every link of the README resolves where it is installed.
+lay_out_docs() {
+  local folder="$1"
+  mkdir -p "$folder/docs"
+  cp README.md LICENSE CHANGELOG.md CONTRIBUTING.md "$folder/"
+  cp docs/*.md "$folder/docs/"
+}

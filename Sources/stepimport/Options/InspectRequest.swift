@@ -7,7 +7,7 @@ import Outputs
 enum InspectionFormat: String, CaseIterable, Sendable {
     /// Sections for people.
     case table
-    /// One JSON object for scripts (its shape is in the README).
+    /// One JSON object for scripts (its shape is in docs/guide.md).
     case json
 
     /// The output format of the same name, whose writer writes the inspection.
