@@ -236,8 +236,9 @@ struct ReadCommand {
     /// What was read, how fast, and the reader's notes: the summary's first lines.
     func reportRead(_ summary: ImportSummary, seconds: Double) {
         let rate = seconds > 0 ? ", \(ByteCount.format(Int64(Double(summary.bytesRead) / seconds)))/s" : ""
+        // Several files: the input given (a folder's members each have a path of their own).
         let what = summary.locations.count == 1 ? "\(summary.locations[0])"
-            : "\(summary.locations.count) files from \(InputLocation(path: summary.locations.first?.path ?? path))"
+            : "\(summary.locations.count) files from \(InputLocation(path: path))"
         diagnostics.note("read \(what) (\(summary.format), \(ByteCount.format(summary.bytesRead)) in \(String(format: "%.2f", seconds)) s\(rate))")
         for note in summary.notes {
             // Under hc-priority the rule's own line names the list it followed.
