@@ -372,7 +372,7 @@ private struct TestFailure: Error, CustomStringConvertible {
         }
         #expect(found.contains("no steps_record_table"))
         #expect(found.contains("notes"))
-        #expect(error?.description.contains("not a Health Connect or Google Fit export: an SQLite database with no steps_record_table") == true)
+        #expect(error?.description.contains("not an Android health export: an SQLite database with no steps_record_table") == true)
     }
 
     @Test func aStepsTableWithoutTheColumnsReadIsNotAnExport() throws {

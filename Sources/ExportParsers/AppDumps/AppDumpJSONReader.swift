@@ -10,7 +10,9 @@ extension ExportFormatID {
 /// streams given alone: `AppDumpJSONParser`.
 enum AppDumpJSONReader: ExportReader {
     static let format = ExportFormat(id: .appDumpJSON, name: "app JSON dumps", family: .android,
-                                     metrics: HealthConnectDatabaseReader.appMetrics, forcedBy: "json", marksHandEntries: true)
+                                     metrics: HealthConnectDatabaseReader.appMetrics, forcedBy: "json", marksHandEntries: true,
+                                     accepted: "JSON dumps (react-native-health-connect, HCGateway, Capacitor, Flutter health, "
+                                         + "record arrays, day totals)")
 
     /// `{` or `[` after a byte-order mark and white space.
     static func recognises(head: [UInt8], name: String?) -> Bool {

@@ -11,7 +11,8 @@ extension ExportFormatID {
 enum FitbitTakeoutReader: ExportReader {
     static let format = ExportFormat(id: .fitbitTakeout, name: "Fitbit Takeout", service: "Fitbit", family: .android,
                                      metrics: MetricSet(FitbitMinuteParser.Kind.allCases.flatMap(\.metrics)),
-                                     forcedBy: "json")
+                                     forcedBy: "json",
+                                     accepted: "Fitbit Takeout (zip, folder, steps-YYYY-MM-DD.json)")
 
     /// Fitbit's per-minute array, or its array of sleep logs in a file named like one.
     static func recognises(head: [UInt8], name: String?) -> Bool {

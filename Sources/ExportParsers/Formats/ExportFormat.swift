@@ -24,9 +24,12 @@ public struct ExportFormat: Sendable {
     /// Whether the format can say a record was typed in by hand (`HealthSample.enteredByHand`),
     /// for `--exclude-manual`.
     public let marksHandEntries: Bool
+    /// What the list of accepted inputs says of it, for a file no reader recognises ("record or
+    /// day-total CSV"); nil to leave it out of the list.
+    public let accepted: String?
 
     init(id: ExportFormatID, name: String, service: String? = nil, family: ExportFamily, metrics: MetricSet,
-         forcedBy: String? = nil, marksHandEntries: Bool = false) {
+         forcedBy: String? = nil, marksHandEntries: Bool = false, accepted: String? = nil) {
         self.id = id
         self.name = name
         self.service = service
@@ -34,6 +37,7 @@ public struct ExportFormat: Sendable {
         self.metrics = metrics
         self.forcedBy = forcedBy
         self.marksHandEntries = marksHandEntries
+        self.accepted = accepted
     }
 }
 

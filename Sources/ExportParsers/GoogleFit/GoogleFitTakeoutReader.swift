@@ -11,7 +11,8 @@ enum GoogleFitTakeoutReader: ExportReader {
     static let format = ExportFormat(id: .googleFitTakeout, name: "Google Fit Takeout", service: "Google Fit",
                                      family: .android,
                                      metrics: MetricSet([.steps, .distance, .totalEnergy, .moveMinutes, .heartPoints,
-                                                         .heartRate, .sleep]))
+                                                         .heartRate, .sleep]),
+                                     accepted: "Google Fit Takeout (zip, folder, daily summary CSV, per-day CSVs, estimated_steps JSON)")
 
     static func readByNames(_ container: InputContainer, folderName: String?,
                             in session: inout ReadSession) throws(ExportError) -> Bool {

@@ -9,7 +9,8 @@ extension ExportFormatID {
 /// `Health Connect.zip` (with a `-wal` or `-journal` beside it, applied).
 enum HealthConnectDatabaseReader: ExportReader {
     static let format = ExportFormat(id: .healthConnectDatabase, name: "Health Connect's export database",
-                                     family: .android, metrics: appMetrics, forcedBy: "sqlite", marksHandEntries: true)
+                                     family: .android, metrics: appMetrics, forcedBy: "sqlite", marksHandEntries: true,
+                                     accepted: "Health Connect's export (Health Connect.zip or health_connect_export.db)")
 
     /// What Health Connect's records give: HRV as RMSSD, no exercise minutes (its exercise sessions
     /// are the workouts), none of Google Fit's own minutes and points.

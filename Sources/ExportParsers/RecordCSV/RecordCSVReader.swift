@@ -10,7 +10,7 @@ extension ExportFormatID {
 enum RecordCSVReader: ExportReader {
     static let format = ExportFormat(id: .recordCSV, name: "record and day-total CSV", family: .android,
                                      metrics: MetricSet(Metric.allCases.filter { $0 != .heartRateVariability && $0 != .exercise }),
-                                     forcedBy: "csv")
+                                     forcedBy: "csv", accepted: "record or day-total CSV")
 
     /// Printable text (after a byte-order mark and white space, not `<`, `{` or `[`) whose first line
     /// holds a comma, or a semicolon or tab, which the CSV reader then names as the wrong separator.

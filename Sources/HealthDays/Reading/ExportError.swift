@@ -31,13 +31,13 @@ public struct InputLocation: Equatable, Sendable, CustomStringConvertible {
 public enum ExportFamily: String, Sendable, Equatable, CaseIterable, CustomStringConvertible {
     /// Apple Health's export.
     case appleHealth
-    /// What an Android phone leaves: Health Connect, app dumps, Google Fit and Fitbit Takeout.
+    /// What an Android phone leaves: Health Connect, app dumps, Takeouts, a phone maker's own export.
     case android
 
     public var description: String {
         switch self {
         case .appleHealth: return "an Apple Health export"
-        case .android: return "a Health Connect or Google Fit export"
+        case .android: return "an Android health export"
         }
     }
 
@@ -45,7 +45,7 @@ public enum ExportFamily: String, Sendable, Equatable, CaseIterable, CustomStrin
     var plural: String {
         switch self {
         case .appleHealth: return "Apple Health exports"
-        case .android: return "Health Connect or Google Fit exports"
+        case .android: return "Android health exports"
         }
     }
 }

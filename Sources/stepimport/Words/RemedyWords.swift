@@ -25,7 +25,11 @@ extension Remedy {
         case .pointAtAppleExport:
             return "point at export.zip, export.xml or the unpacked apple_health_export folder"
         case .useAcceptedFormat:
-            return "accepted: Health Connect's export (Health Connect.zip or health_connect_export.db), JSON dumps (react-native-health-connect, HCGateway, Capacitor, Flutter health, record arrays, day totals), record or day-total CSV, and Google Fit Takeout (zip, folder, daily summary CSV, per-day CSVs, estimated_steps JSON)"
+            // The Android family's formats, in the table's order: every reader words its own.
+            let accepted = ExportFormats.all.filter { $0.family == .android }.compactMap(\.accepted)
+            return "accepted: " + (accepted.count > 1
+                ? accepted.dropLast().joined(separator: ", ") + ", and " + accepted[accepted.count - 1]
+                : accepted.joined())
         case .useEstimatedSteps:
             return "only the estimated_steps stream (or the daily summary CSV) matches Fit's totals, and merge_step_deltas "
                 + "comes near: read the Takeout's Fit/Daily activity metrics/Daily activity metrics.csv, or export Takeout "
