@@ -32,6 +32,8 @@ enum FitbitTakeoutReader: ExportReader {
         let members = container.members
         let kinds = Set(session.metrics.metrics.compactMap(FitbitMinuteParser.Kind.init(giving:)))
         guard let plan = FitbitPlan.choose(members.map(\.name), kinds: kinds) else { return false }
+        // Its files of every kind, those not asked for too, and the profile.
+        session.claim(members.map(\.name).filter { FitbitMinuteParser.kind(ofFileNamed: $0) != nil || FitbitPlan.isProfile($0) })
         let byName = Dictionary(members.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var accountZone: String?
         if let name = plan.profile, let profile = byName[name] {

@@ -29,6 +29,8 @@ enum AndroidImport {
         // A folder given itself (`Takeout/Fit/All Data/`) names the folder its files are in.
         let folderName = container.isZip ? nil : URL(fileURLWithPath: container.location.path).lastPathComponent
         var readByName: [ExportFormat] = []
+        // Claims are names inside this container (a zip inside it has its own).
+        session.claimedMembers = []
         for reader in readers where try reader.readByNames(container, folderName: folderName, in: &session) {
             readByName.append(reader.format)
             session.read(by: reader.format)
@@ -36,9 +38,11 @@ enum AndroidImport {
         if !readByName.isEmpty {
             if readByName.count > 1 {
                 let services = readByName.map { $0.service ?? $0.name }
-                session.summary.notes.append(.fact("Takeout holds steps from both \(services.joined(separator: " and ")): "
+                let named = readByName.count == 2 ? "both \(services[0]) and \(services[1])"
+                    : services.dropLast().joined(separator: ", ") + " and " + services[services.count - 1]
+                session.summary.notes.append(.fact("\(container.isZip ? "the zip" : "the folder") holds steps from \(named): "
                     + "read as \(readByName.count == 2 ? "two" : String(readByName.count)) sources; "
-                    + "each day takes the higher one, never their sum"))
+                    + "each day takes the \(readByName.count == 2 ? "higher" : "highest") one, never their sum"))
             }
             return
         }

@@ -24,12 +24,21 @@ struct ReadSession {
     var plannedTotal: Int64?
     /// The formats whose readers read something, each once, in order.
     var formatsRead: [ExportFormatID] = []
+    /// The members of the container being read that a reader took by name (as read, or left out
+    /// as another copy of what it read): the readers after it in the table look at the others
+    /// only, so that a Takeout's thousands of per-day CSVs are not opened again to be recognised.
+    var claimedMembers: Set<String> = []
     /// Whether the summary already says that a file gave steps only.
     private var notedStepsOnly = false
 
     /// Notes that `format`'s reader read a file.
     mutating func read(by format: ExportFormat) {
         if !formatsRead.contains(format.id) { formatsRead.append(format.id) }
+    }
+
+    /// Notes that a reader took these members of the container being read by their names.
+    mutating func claim<Names: Sequence<String>>(_ names: Names) {
+        claimedMembers.formUnion(names)
     }
 
     /// How many bytes of a file are read to recognise its format (also the opener's, in `auto`).

@@ -18,6 +18,7 @@ enum GoogleFitTakeoutReader: ExportReader {
                             in session: inout ReadSession) throws(ExportError) -> Bool {
         let members = container.members
         guard let plan = TakeoutPlan.choose(members.map(\.name), inFolderNamed: folderName) else { return false }
+        session.claim(plan.files + plan.ignored)
         let byName = Dictionary(members.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var chosen = plan.files.compactMap { byName[$0] }
         var otherStreams: [String] = []
