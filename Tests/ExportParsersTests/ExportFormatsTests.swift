@@ -9,7 +9,8 @@ import TestSupport
     @Test func everyFormatHasOneRowAndAFamily() {
         let ids = ExportFormats.all.map(\.id)
         #expect(Set(ids).count == ids.count, "an id names one row")
-        #expect(ids == [.appleHealthXML, .healthConnectDatabase, .googleFitTakeout, .fitbitTakeout, .appDumpJSON, .recordCSV])
+        #expect(ids == [.appleHealthXML, .healthConnectDatabase, .googleFitTakeout, .fitbitTakeout, .samsungHealth, .appDumpJSON,
+                        .recordCSV])
         for family in ExportFamily.allCases {
             #expect(ExportFormats.all.contains { $0.family == family }, "\(family) has a format")
         }
@@ -44,6 +45,8 @@ import TestSupport
         ("[{\"dateTime\":\"01/02/24 00:00:00\",\"value\":\"12\"}]", .fitbitTakeout),
         ("\u{FEFF}  {\"steps\":[]}", .appDumpJSON),
         ("[]", .appDumpJSON),
+        ("\u{FEFF}com.samsung.shealth.step_daily_trend,6307003,6\nbinning_data,day_time\n", .samsungHealth),
+        ("com.samsung.health.heart_rate,6307003,3\r\n", .samsungHealth),
         ("date,steps\n2024-01-01,10\n", .recordCSV),
         ("date;steps\n", .recordCSV),
         ("<?xml version=\"1.0\"?><HealthData locale=\"en\">", .appleHealthXML),

@@ -14,6 +14,7 @@ public enum ExportFormats {
         HealthConnectDatabaseReader.self,
         GoogleFitTakeoutReader.self,
         FitbitTakeoutReader.self,
+        SamsungHealthReader.self,
         AppDumpJSONReader.self,
         RecordCSVReader.self,
     ]

@@ -79,6 +79,12 @@ enum HelpText {
             heart_rate- and sleep- files too), one file, that folder, or the whole Takeout
             zip or folder, as source Fitbit. A Takeout with both Google Fit and Fitbit reads both
             as two sources: each day takes the higher, never their sum.
+          - Samsung Health's "Download personal data" export: its folder or zip, or one of
+            its step CSVs alone, renamed or not (each is known by its first line; UTF-8 or
+            UTF-16). The day totals of step_daily_trend are read, its combined total as
+            source Samsung Health and each device as a source of its own (Samsung Health
+            (phone, id)); without that file, the minute bins of pedometer_step_count, per
+            device. Its other copies of the steps are never added. --metric distance too.
 
         The android and com.android.healthconnect.phone.* origins are the phone's own
         counter under two names and count as one source.
