@@ -19,12 +19,10 @@ func run(_ arguments: [String]) -> Int32 {
         print(Program.synth.versionLine)
         return 0
     case .run(let command, let rest):
-        switch command {
-        case AppleCommand.table.name: return AppleCommand.run(rest)
-        case HealthConnectDatabaseCommand.table.name: return HealthConnectDatabaseCommand.run(rest)
-        case HealthConnectJSONCommand.table.name: return HealthConnectJSONCommand.run(rest)
-        default: return Subcommand.usageFailure(UsageError(.unknownSubcommand(command), command: nil))
+        guard let subcommand = Program.synthSubcommands.first(where: { $0.table.name == command }) else {
+            return Subcommand.usageFailure(UsageError(.unknownSubcommand(command), command: nil))
         }
+        return subcommand.run(rest)
     }
 }
 

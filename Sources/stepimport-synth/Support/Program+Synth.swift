@@ -1,11 +1,25 @@
 import CommandLineKit
 
+/// One subcommand of stepimport-synth: its table, and how it runs with the arguments after its name.
+struct SynthSubcommand: Sendable {
+    let table: any CommandInterface
+    let run: @Sendable ([String]) -> Int32
+}
+
 extension Program {
+    /// Every subcommand, in the help page's order: `main.swift` runs the one named, so a new
+    /// generator is one line here.
+    static let synthSubcommands = [
+        SynthSubcommand(table: AppleCommand.table, run: AppleCommand.run),
+        SynthSubcommand(table: HealthConnectDatabaseCommand.table, run: HealthConnectDatabaseCommand.run),
+        SynthSubcommand(table: HealthConnectJSONCommand.table, run: HealthConnectJSONCommand.run),
+    ]
+
     /// stepimport-synth's table: its subcommands' tables and the prose of its page.
     static let synth = Program(
         "stepimport-synth",
         overview: "Generate deterministic synthetic health exports for tests and benchmarks.",
-        commands: [AppleCommand.table, HealthConnectDatabaseCommand.table, HealthConnectJSONCommand.table],
+        commands: synthSubcommands.map(\.table),
         sections: [
             .synthExitStatus,
             HelpSection("EXAMPLES", body: """
