@@ -17,7 +17,8 @@ import Testing
         // stepimport-synth
         "--out": "other.out", "--days": "3", "--size": "1K", "--seed": "7", "--start": "2025-01-02", "--dtd": "broken",
         "--expected": "expected.json", "--rows": "5", "--user-version": "9", "--shape": "capacitor",
-        "--expected-priority": "priority.json",
+        "--expected-priority": "priority.json", "--encoding": "utf16le", "--headers": "bare", "--time-offset": "UTC+0530",
+        "--bin-days": "3",
     ]
 
     /// Sample values of one command where the common one does not apply to it.
@@ -44,10 +45,11 @@ import Testing
 
     @Test func stepimportSynthCommands() throws {
         let program = Program.synth
-        #expect(program.commands.map(\.name) == ["apple", "hc-db", "hc-json"])
+        #expect(program.commands.map(\.name) == ["apple", "hc-db", "hc-json", "samsung"])
         try check(AppleCommand.table, in: program, start: .defaults, base: ["--out", "export.xml"])
         try check(HealthConnectDatabaseCommand.table, in: program, start: .defaults, base: ["--out", "hc.db"])
         try check(HealthConnectJSONCommand.table, in: program, start: .defaults, base: ["--out", "hc.json", "--shape", "flutter"])
+        try check(SamsungCommand.table, in: program, start: .defaults, base: ["--out", "export.zip"])
     }
 
     /// Every subcommand of the table reaches its own parser.

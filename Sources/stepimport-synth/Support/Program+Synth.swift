@@ -13,6 +13,7 @@ extension Program {
         SynthSubcommand(table: AppleCommand.table, run: AppleCommand.run),
         SynthSubcommand(table: HealthConnectDatabaseCommand.table, run: HealthConnectDatabaseCommand.run),
         SynthSubcommand(table: HealthConnectJSONCommand.table, run: HealthConnectJSONCommand.run),
+        SynthSubcommand(table: SamsungCommand.table, run: SamsungCommand.run),
     ]
 
     /// stepimport-synth's table: its subcommands' tables and the prose of its page.
@@ -27,6 +28,7 @@ extension Program {
                 stepimport-synth apple --out /tmp/bench.xml --size 1G
                 stepimport-synth hc-db --out "samples/Health Connect.zip" --days 60
                 stepimport-synth hc-json --shape react-native --out /tmp/steps.json --days 30
+                stepimport-synth samsung --out /tmp/samsunghealth.zip --days 90
                 """),
         ],
         layout: HelpLayout(notation: .bare))
