@@ -17,6 +17,9 @@ chunks, zips are deflated as they are written). The kinds and what each holds:
     long-line.xml        an Apple export whose root holds 1 GiB of spaces on one line
     tall-tags.xml        an Apple export of 1 GiB of heart-rate records (a type nobody asked for)
                          whose start tags have 20,000 attributes on as many lines, then steps
+    samsung-long-field.csv       Samsung Health's step_daily_trend whose first row's first field is 1 GiB
+    samsung-utf16-long-line.csv  the same in UTF-16 (little-endian, with its mark), whose first row
+                                 is 1 GiB of one character with no comma and no line end
     bomb.zip             an Apple export.zip whose XML inflates to 1 GiB (about 1 MB deflated)
     many-entries.zip     100,000 empty entries and then the Apple export
     nested-deep.zip      the Apple export zipped inside a zip 5 times over
@@ -121,6 +124,25 @@ def tall_tags_xml(out) -> None:
     out.write(export(records=2)[len(HEAD.format(doctype="")):])
 
 
+SAMSUNG_HEAD = ("\ufeffcom.samsung.shealth.step_daily_trend,6307003,6\n"
+                "binning_data,update_time,create_time,source_pkg_name,source_type,count,speed,distance,calorie,"
+                "deviceuuid,pkg_name,datauuid,day_time\n")
+SAMSUNG_ROW = ",2025-12-10 14:24:01.065,2025-12-10 14:24:01.065,com.sec.android.app.shealth,-2,1930,1.39,1453.05,62.1,"\
+              "VfS0qUERdZ,com.sec.android.app.shealth,266392d6,1764806400000,\n"
+
+
+def samsung_long_field(out) -> None:
+    out.write(SAMSUNG_HEAD.encode())
+    write_stream(out, chunks(BIG, b"a"))
+    out.write(SAMSUNG_ROW.encode())
+
+
+def samsung_utf16_long_line(out) -> None:
+    # The text's own mark (U+FEFF) starts it, as UTF-16 files written by Windows do.
+    out.write(SAMSUNG_HEAD.encode("utf-16-le"))
+    write_stream(out, chunks(BIG // 2, "x".encode("utf-16-le")))
+
+
 def entry(name: str) -> zipfile.ZipInfo:
     info = zipfile.ZipInfo(name, FIXED_TIME)
     info.compress_type = zipfile.ZIP_DEFLATED
@@ -205,6 +227,8 @@ WRITERS = {
     "long-line.json": long_line_json,
     "long-line.xml": long_line_xml,
     "tall-tags.xml": tall_tags_xml,
+    "samsung-long-field.csv": samsung_long_field,
+    "samsung-utf16-long-line.csv": samsung_utf16_long_line,
     "bomb.zip": bomb,
     "many-entries.zip": many_entries,
     "nested-deep.zip": nested_deep,
@@ -213,7 +237,7 @@ WRITERS = {
 }
 
 STREAMED = {"deep.xml", "deep.json", "long-string.json", "long-line.json", "long-line.xml", "tall-tags.xml",
-            "bomb.zip", "many-entries.zip"}
+            "bomb.zip", "many-entries.zip", "samsung-long-field.csv", "samsung-utf16-long-line.csv"}
 
 
 def main(argv: list[str]) -> int:

@@ -39,6 +39,10 @@ import Testing
              says: "not an Apple Health export: the zip holds no Apple Health export XML"),
         Case(kind: "encrypted.zip", command: "apple \"$IN\"", status: 65, says: "damaged zip archive: No password provided"),
         Case(kind: "bad-crc.zip", command: "apple \"$IN\"", status: 65, says: "damaged zip archive: CRC error"),
+        Case(kind: "samsung-long-field.csv", command: "hc \"$IN\"", status: 65,
+             says: "samsung-long-field.csv:3:1048577: malformed CSV: field 1 of the record that starts at line 3 is longer than 1 MiB"),
+        Case(kind: "samsung-utf16-long-line.csv", command: "hc -", status: 65,
+             says: "<stdin>:3:1048577: malformed CSV: field 1 of the record that starts at line 3 is longer than 1 MiB"),
     ]
 
     /// Well above the 30–80 MB these runs take, far below what the unbounded ones took
