@@ -14,11 +14,13 @@ Health Connect JSON shape, a Health Connect database), the small real fixtures o
 ../shared/fixtures (copied whole when a few KB, else their first lines), samples/batch.csv,
 and a few hand-written inputs below (the format's corner cases: a comment before the DOCTYPE,
 escapes, RFC 4180 quoting, zips inside zips, Zip64, HTTP answers).
+
+A few seeds were written by hand and committed as they are (HAND_WRITTEN): this script keeps
+them. Every other file of Fuzz/corpus/ that a run does not write is removed.
 """
 import argparse
 import io
 import os
-import shutil
 import struct
 import subprocess
 import sys
@@ -29,6 +31,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "Fuzz", "corpus")
 # Every entry gets this time, so that the zips are the same bytes on every run.
 ZIP_TIME = (2024, 3, 1, 12, 0, 0)
+# Seeds written by hand and committed as they are, which no code here makes: kept by every run.
+HAND_WRITTEN = {
+    "fuzz-hc-json": ["fitbit-distance.json", "fitbit-heart-rate.json", "fitbit-invalid-rows.json", "fitbit-sleep.json",
+                     "metrics-capacitor.json", "metrics-flutter.json", "metrics-hcgateway.json", "metrics-react-native.json"],
+}
+# The paths this run wrote: what else is in OUT afterwards (and not hand-written) is removed.
+WRITTEN = set()
 
 
 def write(target, name, data):
@@ -36,8 +45,22 @@ def write(target, name, data):
     os.makedirs(folder, exist_ok=True)
     if isinstance(data, str):
         data = data.encode("utf-8")
-    with open(os.path.join(folder, name), "wb") as out:
+    path = os.path.join(folder, name)
+    WRITTEN.add(path)
+    with open(path, "wb") as out:
         out.write(data)
+
+
+def remove_unwritten():
+    """Removes the seeds of earlier runs that this one did not write, keeping HAND_WRITTEN."""
+    kept = {os.path.join(OUT, target, name) for target, names in HAND_WRITTEN.items() for name in names}
+    for folder, _, names in os.walk(OUT, topdown=False):
+        for name in names:
+            path = os.path.join(folder, name)
+            if path not in WRITTEN and path not in kept:
+                os.remove(path)
+        if folder != OUT and not os.listdir(folder):
+            os.rmdir(folder)
 
 
 def read(path):
@@ -348,7 +371,6 @@ def main():
     fixtures = args.fixtures if os.path.isdir(args.fixtures) else None
     if not fixtures:
         print(f"make_corpus: no fixtures at {args.fixtures}: the seeds cut from real exports are left out", file=sys.stderr)
-    shutil.rmtree(OUT, ignore_errors=True)
     with tempfile.TemporaryDirectory() as work:
         apple = apple_seeds(args.synth, fixtures, work)
         jsons = json_seeds(args.synth, fixtures, work)
@@ -358,6 +380,7 @@ def main():
         zip_seeds(apple, jsons, csvs, databases, fixtures)
     manifest_seeds()
     http_seeds()
+    remove_unwritten()
     total = sum(os.path.getsize(os.path.join(folder, name)) for folder, _, names in os.walk(OUT) for name in names)
     count = sum(len(names) for _, _, names in os.walk(OUT))
     print(f"make_corpus: {count} seeds, {total // 1024} KB, in {os.path.relpath(OUT, ROOT)}")
