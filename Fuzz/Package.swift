@@ -15,6 +15,7 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
     ("fuzz-csv-tokenizer", []),
     ("fuzz-step-csv", [.product(name: "ExportParsers", package: "stepimport")]),
     ("fuzz-takeout", [.product(name: "ExportParsers", package: "stepimport")]),
+    ("fuzz-samsung", [.product(name: "ExportParsers", package: "stepimport")]),
     ("fuzz-hc-sqlite", [.product(name: "ExportParsers", package: "stepimport")]),
     ("fuzz-zip", [.product(name: "ExportParsers", package: "stepimport")]),
     ("fuzz-manifest", [.product(name: "Batch", package: "stepimport")]),

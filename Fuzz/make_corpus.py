@@ -10,10 +10,10 @@ that folder is there, never copied here.
     Fuzz/make_corpus.py [--synth .build/release/stepimport-synth] [--fixtures ../shared/fixtures]
 
 Sources: stepimport-synth (Apple XML with the iOS 16 DTD and stray control characters, every
-Health Connect JSON shape, a Health Connect database), the small real fixtures of
-../shared/fixtures (copied whole when a few KB, else their first lines), samples/batch.csv,
-and a few hand-written inputs below (the format's corner cases: a comment before the DOCTYPE,
-escapes, RFC 4180 quoting, zips inside zips, Zip64, HTTP answers).
+Health Connect JSON shape, a Health Connect database, Samsung Health's step CSVs in UTF-8 and
+UTF-16), the small real fixtures of ../shared/fixtures (copied whole when a few KB, else their
+first lines), samples/batch.csv, and a few hand-written inputs below (the format's corner cases:
+a comment before the DOCTYPE, escapes, RFC 4180 quoting, zips inside zips, Zip64, HTTP answers).
 
 A few seeds were written by hand and committed as they are (HAND_WRITTEN): this script keeps
 them. Every other file of Fuzz/corpus/ that a run does not write is removed.
@@ -258,9 +258,70 @@ def csv_seeds(fixtures):
     return seeds
 
 
+# ---------------------------------------------------------------- Samsung Health
+
+def cut_lines(data, count):
+    """The first `count` lines of a UTF-8 or UTF-16 text (with its byte-order mark), in its encoding."""
+    encoding = "utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8"
+    text = data.decode(encoding)
+    cut = "".join(text.splitlines(keepends=True)[:count])
+    if encoding == "utf-8":
+        return cut.encode("utf-8")
+    little = data[:2] == b"\xff\xfe"
+    return cut.encode("utf-16-le" if little else "utf-16-be")
+
+
+SAMSUNG_TREND_HEAD = ("\ufeffcom.samsung.shealth.step_daily_trend,6307003,6\n"
+                      "binning_data,update_time,create_time,source_pkg_name,source_type,count,speed,distance,calorie,"
+                      "deviceuuid,pkg_name,datauuid,day_time\n")
+
+
+def samsung_seeds(binary, fixtures, work):
+    seeds = {}
+    variants = {
+        "synth-trend.csv": ["--days", "3"],
+        "synth-trend-utf16le-text-days.csv": ["--days", "2", "--encoding", "utf16le", "--text-day-time", "--phone-change"],
+        "synth-trend-prefixed-devices-only.csv": ["--days", "3", "--headers", "prefixed", "--devices-only", "--blank-rows"],
+        "synth-bins.csv": ["--days", "1", "--no-trend"],
+        "synth-bins-utf16be-0530.csv": ["--days", "1", "--no-trend", "--encoding", "utf16be", "--headers", "bare",
+                                        "--time-offset", "UTC+0530"],
+    }
+    for name, options in variants.items():
+        path = os.path.join(work, name)
+        synth(binary, "samsung", "--out", path, *options)
+        seeds[name] = cut_lines(read(path), 10)
+    if fixtures:
+        folder = os.path.join(fixtures, "samsung")
+        for name in sorted(os.listdir(folder)):
+            # com.samsung.shealth.<type>.<stamp>.csv
+            seeds["real-" + ".".join(name.split(".")[3:-2]) + ".csv"] = cut_lines(read(os.path.join(folder, name)), 6)
+    row = ("b,2025-12-10 14:24:01.065,2025-12-10 14:24:01.065,com.sec.android.app.shealth,{type},{count},1.38,{distance},"
+           "62.1,{device},com.sec.android.app.shealth,id,{day},")
+    seeds["corners.csv"] = SAMSUNG_TREND_HEAD + "".join(line + "\n" for line in [
+        row.format(type=-2, count=1930, distance=1453.05, device="VfS0qUERdZ", day=1764806400000),
+        row.format(type=-2, count=1931, distance=1453.05, device="VfS0qUERdZ", day=1764806400000),
+        row.format(type=0, count="1e19", distance=-1, device="XLy3VBYEN4", day="2018-11-28 00:00:00.000"),
+        row.format(type=102, count=12, distance="", device="", day="1764806400001"),
+        row.format(type="x", count=12, distance=3, device="\"a,b\"", day="2201-01-01"),
+        row.format(type=108, count=12, distance=3, device="band", day="2025-12-05")[:-1],
+        row.format(type=108, count=12, distance=3, device="band", day="2025-12-05") + "extra",
+        ",,,,,,,,,,,,,",
+        "",
+    ])
+    seeds["header-refused.csv"] = ("com.samsung.health.tracker.pedometer_step_count,1,2\r\n"
+                                   "start_time,count\r\n2025-12-04 19:54:00.000,8,\r\n")
+    # UTF-16 with a lone high surrogate (D800) in a count, and an odd last byte.
+    seeds["utf16-lone-surrogate.csv"] = (b"\xff\xfe" + SAMSUNG_TREND_HEAD[1:].encode("utf-16-le")
+                                         + (row.format(type=-2, count="1Z", distance=1, device="d", day=1764806400000) + "\n")
+                                         .encode("utf-16-le").replace("Z".encode("utf-16-le"), b"\x00\xd8") + b"\x41")
+    for name, data in seeds.items():
+        write("fuzz-samsung", name, data)
+    return seeds
+
+
 # ---------------------------------------------------------------- Takeout folders
 
-def takeout_seeds(csvs, jsons):
+def takeout_seeds(csvs, jsons, samsung):
     """Files as the fuzz-takeout target reads them: `path\\ncontent`, separated by NUL bytes."""
     def folder(*files):
         return b"\0".join(path.encode() + b"\n" + data for path, data in files)
@@ -280,6 +341,12 @@ def takeout_seeds(csvs, jsons):
                                        (fit + "All Data/derived_com.google.step_count.delta_com.google.json", top))
     if "takeout-daily-summaries.csv" in csvs:
         seeds["old-daily-summaries"] = folder((fit + "Daily Aggregations/Daily Summaries.csv", csvs["takeout-daily-summaries.csv"]))
+    # Samsung Health's export beside a Takeout: its files told by their first lines, not their names.
+    export = "samsunghealth_user_20250101000000/"
+    seeds["samsung-and-fit"] = folder((export + "Step Daily Trend.csv", samsung["synth-trend.csv"]),
+                                      (export + "com.samsung.shealth.tracker.pedometer_step_count.1.csv", samsung["synth-bins.csv"]),
+                                      (export + "jsons/x/a.binning_data.json", b"[]"),
+                                      *([(fit + "Daily activity metrics/Daily activity metrics.csv", summary)] if summary else []))
     for name, data in seeds.items():
         write("fuzz-takeout", name, data)
 
@@ -375,7 +442,9 @@ def main():
         apple = apple_seeds(args.synth, fixtures, work)
         jsons = json_seeds(args.synth, fixtures, work)
         csvs = {name: data.encode() if isinstance(data, str) else data for name, data in csv_seeds(fixtures).items()}
-        takeout_seeds(csvs, jsons)
+        samsung = {name: data.encode() if isinstance(data, str) else data
+                   for name, data in samsung_seeds(args.synth, fixtures, work).items()}
+        takeout_seeds(csvs, jsons, samsung)
         databases = sqlite_seeds(args.synth, fixtures, work)
         zip_seeds(apple, jsons, csvs, databases, fixtures)
     manifest_seeds()
