@@ -31,6 +31,8 @@ import TestSupport
         mkdir -p "$folder/jsons/com.samsung.shealth.step_daily_trend/2"
         cp fixtures/samsung/*.csv "$folder/"
         printf '[{"mStepCount":12}]\\n' > "$folder/jsons/com.samsung.shealth.step_daily_trend/2/266392d6.binning_data.json"
+        # jsons/ is never opened: a second trend file there would make the export ambiguous.
+        cp fixtures/samsung/com.samsung.shealth.step_daily_trend.*.csv "$folder/jsons/com.samsung.shealth.step_daily_trend/2/"
         zip -qr samsunghealth.zip "$folder"
         cp fixtures/samsung/com.samsung.shealth.step_daily_trend.*.csv 'Step Daily Trend.csv'
         python3 -c 'import sys; t = open(sys.argv[1], encoding="utf-8-sig").read(); open(sys.argv[2], "wb").write(b"\\xff\\xfe" + t.encode("utf-16-le"))' 'Step Daily Trend.csv' 'Step Daily Trend UTF-16.csv'

@@ -19,7 +19,7 @@ extension SamsungHealthCSVParser {
         public var distanceValues = 0
         /// Rows after a header refused under `.skip`: not read.
         public var rowsUnread = 0
-        /// UTF-16 code units that were no characters (lone surrogates), read as U+FFFD.
+        /// UTF-16 code units that were no characters (lone surrogates, an odd last byte), read as U+FFFD.
         public var replacedCharacters = 0
         /// Records skipped under `InvalidRecordPolicy.skip`, with the first few.
         public var skipped = SkippedRecords()

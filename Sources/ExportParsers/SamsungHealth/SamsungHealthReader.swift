@@ -84,11 +84,26 @@ enum SamsungHealthReader: ExportReader {
         return true
     }
 
-    /// A member that may be one of the export's CSVs: not in `jsons/` (the per-record JSON files),
-    /// named `*.csv`. Its first line decides.
+    /// A member that may be one of the export's CSVs: named `*.csv` in any case, not in a folder
+    /// `jsons/` (the per-record JSON files). Its first line decides. Read from the name's bytes
+    /// without a copy: a Takeout has thousands of members.
     static func isCandidate(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        return lower.hasSuffix(".csv") && !lower.split(separator: "/").dropLast().contains("jsons")
+        let bytes = name.utf8
+        guard bytes.count > 4, equalIgnoringCase(bytes.suffix(4), ".csv") else { return false }
+        var component = bytes.startIndex
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
+            if equalIgnoringCase(bytes[component..<index], "jsons") { return false }
+            component = bytes.index(after: index)
+        }
+        return true
+    }
+
+    /// Whether `bytes` are `word`'s, ASCII letters in any case.
+    private static func equalIgnoringCase(_ bytes: Substring.UTF8View, _ word: StaticString) -> Bool {
+        let wordBytes = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        return bytes.count == wordBytes.count && zip(bytes, wordBytes).allSatisfy { byte, wanted in
+            byte == wanted || (wanted >= 0x61 && wanted <= 0x7A && byte == wanted - 0x20)
+        }
     }
 
     /// Streams one step CSV through the parser into the session.
