@@ -1,9 +1,14 @@
+import DisplayText
+
 extension Command {
+    /// The `--help` page, laid out as `program.layout` says: the overview, the discussion, the
+    /// usage line with every option, the arguments, the option groups (each option once, with its
+    /// line of help) and the sections `--help` shows.
     public func helpPage(in program: Program) -> String {
         let layout = program.layout
-        var page = HelpPage()
-        page.add("OVERVIEW: \(overview)\n")
-        if let discussion { page.add(discussion + "\n") }
+        var page = HelpPage(width: layout.width)
+        page.add(page.overviewLine(overview))
+        if let discussion { page.add(discussion) }
         page.add(usageBlock(in: program))
         page.add(sections.filter { $0.placement == .beforeOptions })
         if !arguments.isEmpty {
@@ -13,8 +18,8 @@ extension Command {
         }
         for group in groups {
             page.add("\(group.title):\n" + group.options.map { option in
-                HelpColumns.entry(label(of: self.option(named: option.names[0]) ?? option, notation: layout.notation),
-                                  option.help, defaultValue: option.defaultValue, layout: layout)
+                HelpColumns.entry(label(of: option, notation: layout.notation), option.help,
+                                  defaultValue: option.defaultValue, layout: layout)
             }.joined())
         }
         page.add(sections.filter { $0.placement == .afterOptions })
@@ -26,12 +31,14 @@ extension Command {
         let units = synopsisUnits(.help, notation: program.layout.notation)
         guard !units.isEmpty else { return "USAGE: \(program.name) \(name)\n" }
         let lead = "USAGE: \(program.name) \(name) "
-        guard let width = program.layout.synopsisWidth else {
+        guard program.layout.wrapsSynopsis else {
             return lead + synopsis(.help, in: program) + "\n"
         }
-        let lines = SynopsisUnit.lines(units, width: width)
+        let leadWidth = lead.displayWidth
+        // A lead too wide for the page leaves a third of it to the options.
+        let lines = SynopsisUnit.lines(units, width: max(program.layout.width - leadWidth, program.layout.width / 3))
         return lines.enumerated().map { index, line in
-            (index == 0 ? lead : String(repeating: " ", count: lead.count + line.indent)) + line.text + "\n"
+            (index == 0 ? lead : String(repeating: " ", count: leadWidth + line.indent)) + line.text + "\n"
         }.joined()
     }
 
@@ -45,13 +52,14 @@ extension Command {
     }
 
     /// The usage line's pieces: the arguments, the command's own options, then each group shown in
-    /// this form, as `[--gate <members> [<name options>]]`.
+    /// this form, as `[--gate <members> [<name options>]]` (the placeholder standing for the
+    /// members this form leaves out).
     func synopsisUnits(_ form: SynopsisForm, notation: HelpLayout.Notation) -> [SynopsisUnit] {
         var units = arguments.map { SynopsisUnit.word(notation.placeholder($0.name)) }
-        let own = groups[0].options.filter { !$0.isNote && !$0.isHelp }
+        let own = groups[0].options.filter { !$0.isHelp }
         units += synopsisWords(own, form, notation).map(SynopsisUnit.word)
         for group in groups.dropFirst() where group.usage.shows(in: form) {
-            let members = group.options.filter { !$0.isNote && !$0.isHelp && !(group.gate.map($0.names.contains) ?? false) }
+            let members = group.options.filter { !$0.isHelp && !(group.gate.map($0.names.contains) ?? false) }
             var ordered = members
             if let order = group.synopsisOrder {
                 ordered = order.compactMap { name in members.first { $0.names.contains(name) } }

@@ -51,8 +51,6 @@ extension Command {
                     return .help
                 case .sets(let set):
                     do { try set(&options, value) } catch { throw .rejected(error.message) }
-                case .note:
-                    break
                 }
                 given.append(Given(name: name, option: option, value: value))
             }

@@ -7,8 +7,8 @@ public struct Command<Options>: CommandInterface {
     public let abstract: HelpProse
     /// The line after `OVERVIEW:`.
     public let overview: String
-    /// The paragraphs between the overview and the usage line, as written.
-    public let discussion: String?
+    /// The paragraphs between the overview and the usage line, wrapped to the page.
+    public let discussion: HelpProse?
     public let arguments: [Argument<Options>]
     /// The command's own options first (with `-h, --help` last), then the named groups.
     public let groups: [OptionGroup<Options>]
@@ -19,7 +19,7 @@ public struct Command<Options>: CommandInterface {
     /// runs after the gates and rules pass, before the arguments are checked.
     let finish: @Sendable (inout Options) throws(Rejection) -> Void
 
-    public init(_ name: String, abstract: HelpProse, overview: String, discussion: String? = nil,
+    public init(_ name: String, abstract: HelpProse, overview: String, discussion: HelpProse? = nil,
                 arguments: [Argument<Options>] = [], options: [Option<Options>], groups: [OptionGroup<Options>] = [],
                 rules: [OptionRule] = [], refusals: [Refusal] = [], sections: [HelpSection] = [],
                 finish: @escaping @Sendable (inout Options) throws(Rejection) -> Void = { _ in }) {
@@ -35,9 +35,9 @@ public struct Command<Options>: CommandInterface {
         self.finish = finish
     }
 
-    /// Every option the command parses (notes left out), in help order.
+    /// Every option the command parses, in help order.
     public var options: [Option<Options>] {
-        groups.flatMap(\.options).filter { !$0.isNote }
+        groups.flatMap(\.options)
     }
 
     public var optionNames: [String] {
@@ -51,6 +51,6 @@ public struct Command<Options>: CommandInterface {
 
     /// The group that holds the option with this name.
     func group(of name: String) -> OptionGroup<Options>? {
-        groups.first { group in group.options.contains { !$0.isNote && $0.names.contains(name) } }
+        groups.first { group in group.options.contains { $0.names.contains(name) } }
     }
 }

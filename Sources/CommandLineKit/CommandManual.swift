@@ -9,12 +9,13 @@ public struct CommandManual: Sendable {
         /// The value's name (`zone`); nil for a flag.
         public let valueName: String?
         public let repeatable: Bool
+        /// The line of `--help` (shells show its first sentence).
         public let help: HelpProse
+        /// The whole text, for the man page.
+        public let manual: HelpProse
         public let defaultValue: String?
         /// The words the value may be (`table`, `json`, `csv`); empty when it is free text or a path.
         public let choices: [String]
-        /// A second entry for an option declared in another group (it parses once).
-        public let isNote: Bool
     }
 
     /// `OPTIONS`, or a named group such as `POSTING (--post)`.
@@ -26,7 +27,7 @@ public struct CommandManual: Sendable {
     public let name: String
     public let abstract: HelpProse
     public let overview: String
-    public let discussion: String?
+    public let discussion: HelpProse?
     /// The usage line after `<program> <command> `, as `--help` writes it (on one line).
     public let synopsis: String
     public let arguments: [(name: String, help: HelpProse, choices: [String])]
@@ -36,8 +37,8 @@ public struct CommandManual: Sendable {
     /// The words the first argument may be (empty: a path).
     public var argumentChoices: [String] { arguments.first?.choices ?? [] }
 
-    /// Every option entry that parses (notes left out), in help order.
-    public var options: [Entry] { groups.flatMap(\.entries).filter { !$0.isNote } }
+    /// Every option entry, in help order.
+    public var options: [Entry] { groups.flatMap(\.entries) }
 }
 
 extension Command {
@@ -51,8 +52,8 @@ extension Command {
                     let repeatable: Bool
                     if case .repeatable = option.kind { repeatable = true } else { repeatable = false }
                     return CommandManual.Entry(names: option.names, valueName: option.kind.valueName, repeatable: repeatable,
-                                               help: option.help, defaultValue: option.defaultValue,
-                                               choices: option.choices, isNote: option.isNote)
+                                               help: option.help, manual: option.manual,
+                                               defaultValue: option.defaultValue, choices: option.choices)
                 })
             },
             sections: sections)

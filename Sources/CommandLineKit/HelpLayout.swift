@@ -16,20 +16,36 @@ public struct HelpLayout: Sendable {
         }
     }
 
-    public var notation: Notation
-    /// The column where the help of an option, argument or subcommand starts.
-    public var textColumn: Int
-    /// The column flowing help text stays within.
-    public var width: Int
-    /// In `--help`, how many columns the usage line's arguments and options fill after
-    /// `USAGE: <program> <command> ` before they go on to a line of their own, aligned under the
-    /// first; nil keeps them on one line. The usage line of a usage error is always one line.
-    public var synopsisWidth: Int?
+    /// The narrowest and the widest page: below 40 columns nothing reads well, and lines over 100
+    /// columns are hard to follow on a wide terminal.
+    public static let pageWidths = 40...100
 
-    public init(notation: Notation, textColumn: Int = 26, width: Int = 80, synopsisWidth: Int? = nil) {
+    public var notation: Notation
+    /// The column where the help of an option, argument or subcommand starts (on pages narrower
+    /// than three times it, a third of the page).
+    public var textColumn: Int
+    /// The columns every line of a page stays within (display columns), as far as no single word
+    /// is wider.
+    public var width: Int
+    /// Whether `--help`'s usage line goes on over lines within `width`, aligned under its first
+    /// argument; else it is one line. The usage line of a usage error is always one line.
+    public var wrapsSynopsis: Bool
+
+    public init(notation: Notation, textColumn: Int = 26, width: Int = 80, wrapsSynopsis: Bool = false) {
         self.notation = notation
         self.textColumn = textColumn
         self.width = width
-        self.synopsisWidth = synopsisWidth
+        self.wrapsSynopsis = wrapsSynopsis
+    }
+
+    /// The width of a page for a terminal (or `COLUMNS`) this many columns wide: as wide, within
+    /// `pageWidths`.
+    public static func pageWidth(forTerminalColumns columns: Int) -> Int {
+        min(max(columns, pageWidths.lowerBound), pageWidths.upperBound)
+    }
+
+    /// The column where entries' help starts on this page.
+    var entryColumn: Int {
+        min(textColumn, width / 3)
     }
 }

@@ -1,6 +1,7 @@
 /// The program's manual page, `name(1)` in roff (`man -l` renders it), written from the same
 /// tables as `--help`: the program's options and sections, then every subcommand with its usage
-/// line, arguments, option groups and sections.
+/// line, arguments, option groups and sections. Where `--help` gives an option a line, the page
+/// gives its whole text (`Option.manual`), and it holds the sections `--help` leaves to it.
 extension Program {
     /// The page; `date` goes in its header (empty for none), `source` beside the version.
     public func manPage(date: String = "") -> String {
@@ -12,7 +13,8 @@ extension Program {
         for command in commands {
             page.synopsis(program: name, command: command.name, rest: command.manual(in: self).synopsis)
         }
-        page.synopsis(program: name, command: nil, rest: "--version | --help | help <subcommand>")
+        page.synopsis(program: name, command: nil,
+                      rest: "--version | --help | help " + layout.notation.placeholder((["subcommand"] + topics).joined(separator: "|")))
         if let discussion {
             page.heading("DESCRIPTION")
             page.prose(discussion)
@@ -26,9 +28,9 @@ extension Program {
         for command in commands {
             page.command(command.manual(in: self), program: name, notation: layout.notation)
         }
-        for section in sections {
-            page.heading(section.title)
-            page.asWritten(section.body)
+        for section in sections where section.isInManual {
+            if !section.title.isEmpty { page.heading(section.title) }
+            page.prose(section.body)
         }
         return page.text
     }
@@ -52,13 +54,38 @@ struct ManPageText {
         text += Self.safeStart(raw ? line : Self.escaped(line, quoted: false)) + "\n"
     }
 
-    /// Flowing prose: its paragraphs (blank lines) as `.PP`, its lines filled by roff.
-    mutating func prose(_ prose: String) {
+    /// Help prose: lines as written kept so (`.nf`); flowing prose filled by roff, each of its
+    /// lines starting a line, a blank line a paragraph (`.PP`), a line with a leading term
+    /// (`64  Usage error`) a tagged paragraph (`.TP`) and a `- ` bullet an indented one (`.IP`).
+    mutating func prose(_ prose: HelpProse) {
+        guard !prose.isAsWritten else { return asWritten(prose.text) }
+        var afterItem = false
         var first = true
-        for paragraph in prose.components(separatedBy: "\n\n") where !paragraph.isEmpty {
-            if !first { request("PP") }
-            first = false
-            for line in paragraph.split(separator: "\n") { self.line(line.trimmingLeadingSpaces()) }
+        for line in prose.text.split(separator: "\n", omittingEmptySubsequences: false) {
+            defer { first = false }
+            let trimmed = line.trimmingLeadingSpaces()
+            if trimmed.isEmpty {
+                if !first { request("PP") }
+                afterItem = false
+                continue
+            }
+            let indent = line.count - trimmed.count
+            let hanging = HelpProse.hangingIndent(of: line)
+            if trimmed.hasPrefix("- ") {
+                text += ".IP \\(bu 2\n"
+                self.line(String(trimmed.dropFirst(2)))
+                afterItem = true
+            } else if hanging > indent {
+                let term = trimmed.prefix { $0 != " " }
+                request("TP")
+                self.line(String(term))
+                self.line(String(line.dropFirst(hanging)))
+                afterItem = true
+            } else {
+                if afterItem { request("PP") } else if !first { request("br") }
+                self.line(trimmed)
+                afterItem = false
+            }
         }
     }
 
@@ -103,7 +130,7 @@ struct ManPageText {
             request("PP")
             prose(discussion)
         }
-        for section in manual.sections where section.placement == .beforeOptions { subsection(section) }
+        for section in manual.sections where section.placement == .beforeOptions && section.isInManual { subsection(section) }
         if !manual.arguments.isEmpty {
             request("PP")
             line("\\fBARGUMENTS\\fR", raw: true)
@@ -117,17 +144,18 @@ struct ManPageText {
             for option in group.entries {
                 let names = option.names.map { "\\fB\(Self.escaped($0, quoted: false))\\fR" }.joined(separator: ", ")
                 let value = option.valueName.map { " \\fI\(Self.escaped(notation.placeholder($0), quoted: false))\\fR" } ?? ""
-                entry(names + value, option.help, defaultValue: option.defaultValue)
+                entry(names + value, option.manual, defaultValue: option.defaultValue)
             }
         }
-        for section in manual.sections where section.placement == .afterOptions { subsection(section) }
+        for section in manual.sections where section.placement == .afterOptions && section.isInManual { subsection(section) }
     }
 
     private mutating func subsection(_ section: HelpSection) {
         request("PP")
+        guard !section.title.isEmpty else { return prose(section.body) }
         line("\\fB\(Self.escaped(section.title, quoted: false))\\fR", raw: true)
         request("RS", ["2"])
-        asWritten(section.body)
+        prose(section.body)
         request("RE")
     }
 

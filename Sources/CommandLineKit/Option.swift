@@ -1,5 +1,6 @@
-/// One option of a command, declared once: its names, what it takes, its help, where it shows in
-/// the usage line, and what it does to the command's `Options` when given.
+/// One option of a command, declared once: its names, what it takes, its help (a line for
+/// `--help`, the whole text for the man page), where it shows in the usage line, and what it does
+/// to the command's `Options` when given.
 ///
 /// The parser, the usage lines and `--help` all read this declaration, so an option cannot be
 /// documented and not parsed, or the reverse.
@@ -10,15 +11,15 @@ public struct Option<Options>: Sendable {
         case sets(@Sendable (inout Options, String?) throws(Rejection) -> Void)
         /// Asks for the command's help page (`-h`, `--help`).
         case help
-        /// Not an option of its own: a second help entry, in another group, for the option named
-        /// `names[0]`.
-        case note
     }
 
     /// Every name, short first: `["-q", "--quiet"]`.
     public let names: [String]
     public let kind: OptionKind
+    /// What `--help` shows: a line, so that a page fits a screen.
     public let help: HelpProse
+    /// What the man page shows, when it says more than `help`.
+    public private(set) var manualText: HelpProse?
     public private(set) var usage = UsageVisibility.always
     /// Shown after the help as `(default: ...)`; nil when the help says it, or there is none.
     public private(set) var defaultValue: String?
@@ -59,12 +60,6 @@ public struct Option<Options>: Sendable {
         })
     }
 
-    /// A second help entry for an option declared in another group of the same command, where it
-    /// also matters (`--tz` among the posting options). Only documents; the option parses once.
-    public static func note(_ name: String, help: HelpProse) -> Option {
-        Option(names: [name], kind: .flag, help: help, role: .note)
-    }
-
     /// `-h`, `--help`: every command's request for its help page.
     static var helpFlag: Option {
         Option(names: ["-h", "--help"], kind: .flag, help: "Show help information.", role: .help)
@@ -75,6 +70,18 @@ public struct Option<Options>: Sendable {
         var option = self
         option.usage = visibility
         return option
+    }
+
+    /// The same option, with the whole text of the man page (`help` stays the line of `--help`).
+    public func manual(_ text: HelpProse) -> Option {
+        var option = self
+        option.manualText = text
+        return option
+    }
+
+    /// What the man page says of the option: its whole text, else its help.
+    public var manual: HelpProse {
+        manualText ?? help
     }
 
     /// The same option, its help followed by `(default: value)`.
@@ -101,12 +108,6 @@ public struct Option<Options>: Sendable {
     /// The name the usage line uses: the first long one (`--quiet` for `-q, --quiet`).
     public var longName: String {
         names.first { $0.hasPrefix("--") } ?? names[0]
-    }
-
-    /// Whether this entry is a second help entry for an option declared elsewhere.
-    public var isNote: Bool {
-        if case .note = role { return true }
-        return false
     }
 
     /// Whether this is the built-in `-h, --help`.

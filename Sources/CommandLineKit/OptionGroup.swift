@@ -13,7 +13,7 @@ public struct OptionGroup<Options>: Sendable {
     /// Members that stand for the gate when it is not given (`--plan` is a post that writes
     /// nothing): with one of them, the others need no gate either. Their actions set what the gate does.
     public let opensGate: [String]
-    /// In help order; notes (`Option.note`) add a second entry for an option of another group.
+    /// In help order; an option is in one group only.
     public let options: [Option<Options>]
 
     /// The command's own options; `-h, --help` is added after them.

@@ -2,8 +2,9 @@ import DisplayText
 /// An executable's top level: its subcommands and its own options (`--help`, `--version`), the
 /// prose of its help page, and how its pages are laid out.
 ///
-/// Only the first word is the program's: `-h`/`--help`, `--version`, `help [<subcommand>]`, or a
-/// subcommand, which reads the rest.
+/// Only the first word is the program's: `-h`/`--help`, `--version`, `help [<topic>]` (a
+/// subcommand, or a section of the program's page that names a topic), or a subcommand, which
+/// reads the rest.
 public struct Program: Sendable {
     /// An option of the program itself, and what it asks for.
     struct TopLevelOption: Sendable {
@@ -16,12 +17,12 @@ public struct Program: Sendable {
     /// nil when the program has no `--version`.
     public let version: String?
     public let overview: String
-    public let discussion: String?
+    public let discussion: HelpProse?
     public let commands: [any CommandInterface]
     public let sections: [HelpSection]
-    public let layout: HelpLayout
+    public private(set) var layout: HelpLayout
 
-    public init(_ name: String, version: String? = nil, overview: String, discussion: String? = nil,
+    public init(_ name: String, version: String? = nil, overview: String, discussion: HelpProse? = nil,
                 commands: [any CommandInterface], sections: [HelpSection] = [], layout: HelpLayout) {
         self.name = name
         self.version = version
@@ -47,6 +48,23 @@ public struct Program: Sendable {
         commands.first { $0.name == name }
     }
 
+    /// The same program, its pages laid out `width` columns wide.
+    public func laidOut(width: Int) -> Program {
+        var program = self
+        program.layout.width = width
+        return program
+    }
+
+    /// The words `help` takes besides the subcommands: the topics of the program's sections.
+    public var topics: [String] {
+        sections.compactMap(\.topic)
+    }
+
+    /// The section `help <topic>` prints.
+    func section(topic: String) -> HelpSection? {
+        sections.first { $0.topic == topic }
+    }
+
     /// Reads the first word; a subcommand gets the words after it.
     public func parse(_ words: [String]) throws(UsageError) -> ProgramRequest {
         guard let first = words.first else {
@@ -56,9 +74,12 @@ public struct Program: Sendable {
             return option.request
         }
         if first == "help" {
-            guard let topic = words.dropFirst().first else { return .help(command: nil) }
-            guard command(named: topic) != nil else { throw UsageError(.unknownSubcommand(topic), command: nil) }
-            return .help(command: topic)
+            guard let topic = words.dropFirst().first, !options.contains(where: { $0.names.contains(topic) }) else {
+                return .help(command: nil)
+            }
+            if command(named: topic) != nil { return .help(command: topic) }
+            if section(topic: topic) != nil { return .topic(topic) }
+            throw UsageError(.unknownHelpTopic(topic, topics: commands.map(\.name) + topics), command: nil)
         }
         if command(named: first) != nil {
             return .run(command: first, arguments: Array(words.dropFirst()))
@@ -93,16 +114,23 @@ public struct Program: Sendable {
         return interface.helpPage(in: self)
     }
 
+    /// What `help <topic>` prints: the section alone.
+    public func topicPage(_ topic: String) -> String? {
+        section(topic: topic).map { $0.rendered(width: layout.width) }
+    }
+
     private var helpPage: String {
-        var page = HelpPage()
-        page.add("OVERVIEW: \(overview)\n")
-        if let discussion { page.add(discussion + "\n") }
+        var page = HelpPage(width: layout.width)
+        page.add(page.overviewLine(overview))
+        if let discussion { page.add(discussion) }
         page.add("USAGE: \(usageLine(for: nil))\n")
         page.add("OPTIONS:\n" + options.map {
             HelpColumns.entry($0.names.joined(separator: ", "), $0.help, layout: layout)
         }.joined())
+        let topic = layout.notation.placeholder((["subcommand"] + topics).joined(separator: "|"))
+        let more = HelpProse(stringLiteral: "See '\(name) help \(topic)' for detailed help.")
         page.add("SUBCOMMANDS:\n" + commands.map { HelpColumns.entry($0.name, $0.abstract, layout: layout) }.joined()
-                 + "\n  See '\(name) help <subcommand>' for detailed help.\n")
+                 + "\n" + more.lines(width: layout.width - 2).map { "  " + $0 + "\n" }.joined())
         page.add(sections)
         return page.text
     }
@@ -120,6 +148,8 @@ extension Program {
             return NearestWord.among(names, for: name)
         case .unknownSubcommand(let given):
             return NearestWord.among(commands.map(\.name) + ["help"], for: given)
+        case .unknownHelpTopic(let given, let topics):
+            return NearestWord.among(topics, for: given)
         default:
             return nil
         }

@@ -2,6 +2,6 @@
 public enum SynopsisForm: Sendable, Equatable {
     /// The line printed with a usage error: the options marked `always`, on one line.
     case error
-    /// The line of `--help`: the options marked `always` or `helpOnly`, wrapped.
+    /// The line of `--help` and the man page: every option, wrapped in `--help`.
     case help
 }

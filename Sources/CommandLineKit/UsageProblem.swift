@@ -3,6 +3,8 @@ public enum UsageProblem: Error, Sendable, Equatable {
     /// No subcommand given; `available` are the program's.
     case missingSubcommand(available: [String])
     case unknownSubcommand(String)
+    /// `help` given a word that is no subcommand and no topic; `topics` are the words it takes.
+    case unknownHelpTopic(String, topics: [String])
     /// A word that starts with `-` and is no option of the command (as given, without `=value`).
     case unknownOption(String)
     /// A name the table refuses, with its reason.
@@ -33,6 +35,8 @@ public enum UsageProblem: Error, Sendable, Equatable {
             return "missing subcommand"
         case .unknownSubcommand(let name):
             return "unknown subcommand '\(name)'"
+        case .unknownHelpTopic(let name, let topics):
+            return "no help on '\(name)' (help takes \(topics.joined(separator: ", ")))"
         case .unknownOption(let name):
             return "unknown option '\(name)'"
         case .refused(_, let reason):

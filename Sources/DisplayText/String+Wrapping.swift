@@ -1,34 +1,58 @@
 extension String {
-    /// The text as lines of at most `width` terminal columns (`displayWidth`): each line break
-    /// starts a new line, and within a paragraph words (separated by spaces) fill each line
-    /// greedily.
+    /// The text as lines of at most `width` terminal columns (`displayWidth`, not characters): each
+    /// line break starts a new paragraph, and within a paragraph words (separated by spaces) fill
+    /// each line greedily. A paragraph's first line keeps the paragraph's own leading spaces; its
+    /// later lines start with `continuationIndent` spaces.
     ///
-    /// It breaks between words only, so a word wider than `width` keeps a line to itself and is
-    /// wider than `width`; a caller that must never exceed the width cuts such a line
-    /// (`truncated(toDisplayWidth:)`). The one wrapping of text for people: help pages and
-    /// `inspect`'s chart legend.
-    public func wrapped(width: Int) -> [String] {
-        split(separator: "\n", omittingEmptySubsequences: false).flatMap { paragraph in
-            var lines: [String] = []
-            var line = ""
-            var lineWidth = 0
-            for word in paragraph.split(separator: " ") {
-                let wordWidth = String(word).displayWidth
-                if line.isEmpty {
-                    line = String(word)
-                    lineWidth = wordWidth
-                } else if lineWidth + 1 + wordWidth <= width {
-                    line += " " + word
-                    lineWidth += 1 + wordWidth
-                } else {
-                    lines.append(line)
-                    line = String(word)
-                    lineWidth = wordWidth
-                }
-            }
-            lines.append(line)
-            return lines
+    /// Spaces inside a line are kept as they are (`64  Usage error` keeps its two); the spaces at a
+    /// break, and at the end of a paragraph, are dropped. It breaks between words only, so a word
+    /// wider than a line keeps a line to itself, uncut (a path or a URL can still be copied whole);
+    /// a caller that must never exceed the width cuts such a line (`truncated(toDisplayWidth:)`).
+    /// The one wrapping of text for people: help pages, messages on a terminal, `inspect`'s chart
+    /// legend and the footers of tables.
+    public func wrapped(width: Int, continuationIndent: Int = 0) -> [String] {
+        let indent = String(repeating: " ", count: max(0, continuationIndent))
+        return split(separator: "\n", omittingEmptySubsequences: false).flatMap { paragraph in
+            Self.wrap(paragraph, width: width, indent: indent)
         }
+    }
+
+    /// One paragraph (no line break) as lines of at most `width` columns.
+    private static func wrap(_ paragraph: Substring, width: Int, indent: String) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        var lineWidth = 0
+        var gap = ""
+        var word = ""
+        /// Puts `word` (after `gap`) on the line, or starts a new line with it.
+        func place() {
+            guard !word.isEmpty else { return }
+            let wordWidth = word.displayWidth
+            if lineWidth == 0 && lines.isEmpty {
+                line = gap + word
+                lineWidth = gap.count + wordWidth
+            } else if lineWidth + gap.count + wordWidth <= width {
+                line += gap + word
+                lineWidth += gap.count + wordWidth
+            } else {
+                lines.append(line)
+                line = indent + word
+                lineWidth = indent.count + wordWidth
+            }
+            gap = ""
+            word = ""
+        }
+        for character in paragraph {
+            if character == " " {
+                place()
+                gap.append(" ")
+            } else {
+                word.append(character)
+            }
+        }
+        place()
+        lines.append(line)
+        return lines
     }
 
     /// The text cut to at most `width` terminal columns, ending in `ellipsis` when anything was

@@ -15,6 +15,9 @@ func run(_ arguments: [String]) -> Int32 {
     case .help(let command):
         print(Program.synth.helpPage(for: command), terminator: "")
         return 0
+    case .topic(let topic):
+        print(Program.synth.topicPage(topic) ?? "", terminator: "")
+        return 0
     case .version:
         print(Program.synth.versionLine)
         return 0

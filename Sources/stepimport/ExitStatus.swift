@@ -6,7 +6,7 @@ import HealthDays
 import Outputs
 
 /// The process's exit codes, from sysexits(3), mapped from errors in this one place.
-enum ExitStatus: Int32 {
+enum ExitStatus: Int32, CaseIterable {
     case success = 0
     /// `batch`: some accounts failed (or were not run); the others are done. The report and the
     /// journal say which; running the same command again takes only those.

@@ -26,17 +26,21 @@ func run() -> ExitStatus {
     // Before any thread is started, so that every one inherits it: the reader, the parse workers
     // and the consumer wake each other for every piece, and would otherwise preempt each other.
     if tuning.batchScheduling { ThroughputScheduling.useForThisThread() }
-    let diagnostics = Diagnostics.current()
+    let arguments = Array(CommandLine.arguments.dropFirst())
     let invocation: Invocation
     do {
-        invocation = try Invocation.parse(Array(CommandLine.arguments.dropFirst()))
+        invocation = try Invocation.parse(arguments)
     } catch {
-        diagnostics.write(error.words(arguments: Array(CommandLine.arguments.dropFirst())))
+        Diagnostics.current(color: ColorChoice.given(in: arguments)).error(error.words(arguments: arguments))
         return .usage
     }
+    let diagnostics = Diagnostics.current(color: invocation.color)
     switch invocation {
     case .help(let command):
-        try? StandardStreams.writeOutput(Invocation.program.helpPage(for: command))
+        try? StandardStreams.writeOutput(Invocation.program.laidOut(width: helpWidth()).helpPage(for: command))
+        return .success
+    case .topic(let topic):
+        try? StandardStreams.writeOutput(Invocation.program.laidOut(width: helpWidth()).topicPage(topic) ?? "")
         return .success
     case .version:
         try? StandardStreams.writeOutput(VersionText.text)
@@ -61,6 +65,11 @@ func run() -> ExitStatus {
             return ExitStatus(for: error)
         }
     }
+}
+
+/// The width of help pages: standard output's columns (`TerminalDisplay`), within the pages' widths.
+func helpWidth() -> Int {
+    HelpLayout.pageWidth(forTerminalColumns: TerminalDisplay.columns(for: .output, environment: ProcessInfo.processInfo.environment))
 }
 
 func read(_ command: ReadCommand) -> ExitStatus {

@@ -14,7 +14,8 @@ import TestSupport
     }
 
     /// The option names of a help page's option sections (`OPTIONS:`, `POSTING (--post):`), from
-    /// their entries (`  -q, --quiet`, `  --tz <zone>`).
+    /// their entries' terms (`  -q, --quiet`, `  --tz <zone>`), which end at the first word of the
+    /// help (which may name other options).
     static func helpOptions(_ page: String) -> Set<String> {
         var names: Set<String> = []
         var inOptions = false
@@ -22,7 +23,8 @@ import TestSupport
             if let first = line.first, first != " " {
                 inOptions = line.hasPrefix("OPTIONS:") || line.hasPrefix("POSTING")
             } else if inOptions, line.hasPrefix("  -") {
-                for word in line.split(separator: " ") where word.hasPrefix("-") {
+                let term = line.split(separator: " ").prefix { $0.hasPrefix("-") || $0.hasPrefix("<") }
+                for word in term where word.hasPrefix("-") {
                     names.insert(String(word.trimmingCharacters(in: CharacterSet(charactersIn: ","))))
                 }
             }

@@ -112,7 +112,8 @@ enum CommandRunner {
         environment["STEPIMPORT"] = binary.path
         environment["SYNTH"] = productsFolder.appendingPathComponent("stepimport-synth").path
         environment["NO_COLOR"] = "1"
-        // Output goes to a file, so `inspect`'s chart is 80 columns wide unless a case sets COLUMNS.
+        // Output goes to a file and no case sets a terminal, so help pages and `inspect`'s chart are
+        // 80 columns wide unless a case sets COLUMNS.
         environment["COLUMNS"] = nil
         environment["LC_ALL"] = "C.UTF-8"
         environment["TZ"] = "UTC"

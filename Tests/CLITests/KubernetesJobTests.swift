@@ -162,21 +162,21 @@ import TestSupport
         #expect(context.runAsNonRoot == true)
     }
 
-    /// The exit statuses the failure policy names are ones `stepimport batch --help` documents,
-    /// and its image is this version's.
+    /// The exit statuses the failure policy names are ones `stepimport help exit-status` documents
+    /// (every command's, batch's among them), and its image is this version's.
     @Test func theFailurePolicyNamesDocumentedExitStatusesAndTheImageThisVersion() throws {
         let job = try Self.job()
         let container = try Self.container(job)
-        let help = String(decoding: try CommandRunner.run("\"$STEPIMPORT\" batch --help").stdout, as: UTF8.self)
+        let help = String(decoding: try CommandRunner.run("\"$STEPIMPORT\" help exit-status").stdout, as: UTF8.self)
         let section = try #require(help.range(of: "EXIT STATUS:\n")).upperBound
         let documented = Set(help[section...].split(separator: "\n").prefix { $0.hasPrefix("  ") }
             .compactMap { Int32($0.split(separator: " ").first ?? "") })
-        #expect(documented.isSuperset(of: [0, 1, 3, 64, 66]), "read \(documented.sorted()) from batch --help")
+        #expect(documented.isSuperset(of: [0, 1, 3, 64, 66]), "read \(documented.sorted()) from help exit-status")
         let policed = job.spec.podFailurePolicy.rules.compactMap(\.onExitCodes)
         #expect(!policed.isEmpty)
         for codes in policed {
             #expect(codes.containerName == nil || codes.containerName == container.name)
-            #expect(Set(codes.values).isSubset(of: documented), "\(codes.values) against batch --help's \(documented.sorted())")
+            #expect(Set(codes.values).isSubset(of: documented), "\(codes.values) against help exit-status's \(documented.sorted())")
         }
         let version = String(decoding: try CommandRunner.run("\"$STEPIMPORT\" --version | head -1").stdout, as: UTF8.self)
         #expect(container.image.hasSuffix("/stepimport:" + version.dropFirst("stepimport ".count).trimmingCharacters(in: .whitespacesAndNewlines)),

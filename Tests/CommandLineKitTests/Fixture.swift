@@ -36,7 +36,7 @@ enum Fixture {
             .flag("-v", "--verbose", help: "Say more.") { $0.verbose = true }.usage(.helpOnly),
             .repeatable("--tag", value: "tag", help: "Keep only records with this tag; give it again for more tags.") {
                 $0.tags.append($1)
-            }.usage(.never),
+            }.usage(.helpOnly),
         ],
         groups: [OptionGroup("upload", gate: "--upload", usage: .helpOnly, options: [
             .flag("--upload", help: "Upload instead of printing.") { $0.upload = true },
@@ -45,8 +45,7 @@ enum Fixture {
                     throw Rejection("--retries needs a whole number from 0 to 20, got '\(text)'")
                 }
                 settings.retries = retries
-            }.usage(.never),
-            .note("--format", help: "Also the format of the upload's report."),
+            }.usage(.helpOnly),
             .flag("--plan", help: "Show what an upload would do.") { $0.plan = true }.usage(.helpOnly),
             .flag("--dry-run", help: "Show the requests.") { $0.dryRun = true }.usage(.helpOnly),
             .value("--journal", value: "file", help: "Where the journal is.") { $0.journal = $1 }.usage(.helpOnly),
@@ -56,7 +55,9 @@ enum Fixture {
             .needs(gate: "--upload", options: ["--journal"], without: ["--plan", "--dry-run"], reason: "the journal records uploads"),
         ],
         refusals: [Refusal(["--token"], message: "never on the command line")],
-        sections: [HelpSection("EXAMPLES", body: "read export.zip\nread - < export.xml")])
+        sections: [HelpSection("EXAMPLES", body: .asWritten("read export.zip\nread - < export.xml")),
+                   HelpSection("NOTES", audience: .manualPage, body: "Only in the manual."),
+                   HelpSection("", audience: .helpPage, body: "More: man tool.")])
 
     /// A command without arguments, in the shape of stepimport-synth's: a required option and an
     /// exclusive pair without a reason.
@@ -76,8 +77,8 @@ enum Fixture {
 
     static let program = Program(
         "tool", version: "1.2.3", overview: "Do things.", commands: [command, generate],
-        sections: [HelpSection("EXIT STATUS", followsWithoutBlankLine: true, body: "0   Success.")],
-        layout: HelpLayout(notation: .angleBrackets, synopsisWidth: 40))
+        sections: [HelpSection("EXIT STATUS", topic: "exit-status", body: "0   Success.\n64  Usage error: unknown option, missing or bad argument.")],
+        layout: HelpLayout(notation: .angleBrackets, width: 60, wrapsSynopsis: true))
 
     static func parse(_ words: [String]) throws(UsageError) -> CommandRequest<Settings> {
         try command.parse(words, into: Settings())

@@ -53,8 +53,9 @@ import Testing
     @Test func synopsisForms() {
         let program = Fixture.program
         #expect(Fixture.command.synopsis(.error, in: program) == "<export> [--format <format>]")
+        // The usage line of --help names every option; the error's leaves the group's to a placeholder.
         #expect(Fixture.command.synopsis(.help, in: program)
-                == "<export> [--format <format>] [--verbose] [--upload [--plan | --dry-run] [--journal <file>] [<upload options>]]")
+                == "<export> [--format <format>] [--verbose] [--tag <tag> ...] [--upload [--retries <n>] [--plan | --dry-run] [--journal <file>]]")
         #expect(Fixture.generate.synopsis(.help, in: program) == "--out <PATH> [--days <N> | --size <BYTES>]")
     }
 
@@ -76,6 +77,8 @@ import Testing
         #expect(SynopsisUnit.lines(units, width: 200).map(\.text) == [units.map(\.text).joined(separator: " ")])
     }
 
+    /// A page 60 columns wide: entries' help from a third of it, the usage line wrapped under its
+    /// first argument, the manual's sections left out, the closing note without a title.
     @Test func commandPage() {
         #expect(Fixture.program.helpPage(for: "read") == """
             OVERVIEW: Read an export and print it.
@@ -83,32 +86,64 @@ import Testing
             A paragraph as written.
 
             USAGE: tool read <export> [--format <format>] [--verbose]
-                             [--upload [--plan | --dry-run]
-                              [--journal <file>] [<upload options>]]
+                             [--tag <tag> ...] [--upload [--retries <n>]
+                              [--plan | --dry-run] [--journal <file>]]
 
             ARGUMENTS:
-              <export>                The export, or - for standard input.
+              <export>          The export, or - for standard input.
 
             OPTIONS:
-              -f, --format <format>   table (default), json or csv.
-              -v, --verbose           Say more.
-              --tag <tag>             Keep only records with this tag; give it again for
-                                      more tags.
-              -h, --help              Show help information.
+              -f, --format <format>
+                                table (default), json or csv.
+              -v, --verbose     Say more.
+              --tag <tag>       Keep only records with this tag; give it
+                                again for more tags.
+              -h, --help        Show help information.
 
             UPLOAD (--upload):
-              --upload                Upload instead of printing.
-              --retries <n>           Retries per request.
-              -f, --format <format>   Also the format of the upload's report.
-              --plan                  Show what an upload would do.
-              --dry-run               Show the requests.
-              --journal <file>        Where the journal is.
+              --upload          Upload instead of printing.
+              --retries <n>     Retries per request.
+              --plan            Show what an upload would do.
+              --dry-run         Show the requests.
+              --journal <file>  Where the journal is.
 
             EXAMPLES:
               read export.zip
               read - < export.xml
 
+            More: man tool.
+
             """)
+    }
+
+    /// Lines hang under the text after a term, after a bullet, else under their indent; a
+    /// line that is not too long is kept as it is, its spaces too.
+    @Test func flowingLinesHang() {
+        let prose: HelpProse = "64  Usage error: unknown option, missing or bad argument.\n- a bullet that goes on\n  plain indented words here"
+        #expect(prose.lines(width: 24) == [
+            "64  Usage error: unknown", "    option, missing or", "    bad argument.",
+            "- a bullet that goes on",
+            "  plain indented words", "  here",
+        ])
+        #expect(HelpProse.hangingIndent(of: "account     a label") == 12)
+        #expect(HelpProse.hangingIndent(of: "One sentence  with two spaces") == 0, "a first word then a single space is prose")
+    }
+
+    /// Wide characters take two columns: a line of them holds half as many.
+    @Test func wrappingCountsDisplayColumns() {
+        let prose: HelpProse = "歩数 歩数 歩数 歩数"
+        #expect(prose.lines(width: 10) == ["歩数 歩数", "歩数 歩数"])
+        #expect(HelpColumns.entry("--名前", "歩数計アプリ", layout: HelpLayout(notation: .bare, textColumn: 12))
+                == "  --名前    歩数計アプリ\n")
+    }
+
+    /// The man page has what --help leaves to it, and not the closing note --help ends with.
+    @Test func sectionsGoWhereTheirAudienceIs() {
+        let help = Fixture.program.helpPage(for: "read")
+        let manual = Fixture.program.manPage()
+        #expect(!help.contains("Only in the manual.") && manual.contains("Only in the manual."))
+        #expect(help.contains("More: man tool.") && !manual.contains("More: man tool."))
+        #expect(manual.contains("help <subcommand|exit\\-status>"))
     }
 
     @Test func aSectionCanComeBeforeTheOptions() {

@@ -54,11 +54,11 @@ enum AppleCommand {
         rules: [.required("--out"), .exclusive("--days", "--size", reason: nil)],
         sections: [
             .synthExitStatus,
-            HelpSection("EXAMPLES", body: """
+            HelpSection("EXAMPLES", body: .asWritten("""
                 stepimport-synth apple --out samples/export.zip --days 45 --start 2024-03-15 \\
                     --expected samples/export.expected.json
                 stepimport-synth apple --out /tmp/bench.xml --size 1G --seed 7
-                """),
+                """)),
         ],
         finish: { (options: inout AppleExportOptions) throws(Rejection) in try options.finish() })
 

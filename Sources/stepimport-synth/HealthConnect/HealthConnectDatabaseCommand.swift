@@ -51,11 +51,11 @@ enum HealthConnectDatabaseCommand {
         rules: [.required("--out"), .exclusive("--days", "--rows", reason: nil)],
         sections: [
             .synthExitStatus,
-            HelpSection("EXAMPLES", body: """
+            HelpSection("EXAMPLES", body: .asWritten("""
                 stepimport-synth hc-db --out "samples/Health Connect.zip" --days 60 \\
                     --expected samples/hc-health-connect.expected.json
                 stepimport-synth hc-db --out /tmp/bench.db --rows 5000000 --steps-only
-                """),
+                """)),
         ],
         finish: { (options: inout HealthConnectOptions) throws(Rejection) in try options.finish(for: .database) })
 

@@ -34,7 +34,7 @@ enum HealthConnectJSONCommand {
         ],
         rules: [.required("--out"), .required("--shape"), .exclusive("--days", "--size", reason: nil)],
         sections: [
-            HelpSection("SHAPES", placement: .beforeOptions, body: """
+            HelpSection("SHAPES", placement: .beforeOptions, body: .asWritten("""
                 react-native            react-native-health-connect readRecords('Steps'):
                                         {"records":[...],"pageToken":null}, zone offset objects.
                 react-native-no-offsets The same as dumped before 2026: no zone offsets.
@@ -44,13 +44,13 @@ enum HealthConnectJSONCommand {
                                         local wall times without an offset.
                 flutter-snake           Older Flutter health: date_from, date_to, source_name, ...
                 day-totals              A small exporter's day totals: [{"date","steps"}], no origin.
-                """),
+                """)),
             .synthExitStatus,
-            HelpSection("EXAMPLES", body: """
+            HelpSection("EXAMPLES", body: .asWritten("""
                 stepimport-synth hc-json --shape react-native --out samples/hc-react-native.json \\
                     --expected samples/hc-react-native.expected.json
                 stepimport-synth hc-json --shape flutter --out /tmp/bench.json --size 1G
-                """),
+                """)),
         ],
         finish: { (options: inout HealthConnectOptions) throws(Rejection) in try options.finish(for: .json) })
 

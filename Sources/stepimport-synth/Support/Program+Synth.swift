@@ -23,20 +23,20 @@ extension Program {
         commands: synthSubcommands.map(\.table),
         sections: [
             .synthExitStatus,
-            HelpSection("EXAMPLES", body: """
+            HelpSection("EXAMPLES", body: .asWritten("""
                 stepimport-synth apple --out samples/export.zip --days 45 --start 2024-03-15
                 stepimport-synth apple --out /tmp/bench.xml --size 1G
                 stepimport-synth hc-db --out "samples/Health Connect.zip" --days 60
                 stepimport-synth hc-json --shape react-native --out /tmp/steps.json --days 30
                 stepimport-synth samsung --out /tmp/samsunghealth.zip --days 90
-                """),
+                """)),
         ],
         layout: HelpLayout(notation: .bare))
 }
 
 extension HelpSection {
     /// The exit statuses of every stepimport-synth page.
-    static let synthExitStatus = HelpSection("EXIT STATUS", body: """
+    static let synthExitStatus = HelpSection("EXIT STATUS", body: .asWritten("""
         0 success, 64 usage error, 73 cannot create the output, 74 write error.
-        """)
+        """))
 }

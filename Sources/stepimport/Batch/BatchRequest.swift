@@ -23,58 +23,60 @@ extension BatchRequest {
     /// `stepimport batch`.
     static let command = Command<BatchRequest>(
         "batch",
-        abstract: "Read, and with --post back-fill, every account of a manifest: parallel, restartable, shardable.",
+        abstract: "Read, or post, every account of a manifest.",
         overview: "Back-fill many trainee accounts from a manifest of exports.",
         discussion: HelpText.batchDiscussion,
         arguments: [manifest],
         options: [
             .jobs, .shard,
-            .output(value: "path", help: .asWritten("""
-                Write each account's days: to a folder (made if need be),
-                a file per account named by its label, in --format json
-                or csv; or to one SQLite database (a name ending .sqlite,
-                .sqlite3 or .db, or --format sqlite), the label in its
-                account column. docs/batch.md, docs/sqlite.md.
-                """)),
-            .value("--format", value: "format", help: .asWritten("""
-                json (the default for a folder), csv, or sqlite (the
-                default for a database's name): what --output writes.
-                """)) { (request, text) throws(Rejection) in
-                guard let format = OutputFormat(rawValue: text), format != .table else {
+            .output(value: "path", help: "Write each account's days to a folder or a database.", manual: """
+                Write each account's days: to a folder (made if need be), a file per account named by its label, in \
+                --format json or csv; or to one SQLite database (a name ending .sqlite, .sqlite3 or .db, or --format \
+                sqlite), the label in its account column. docs/batch.md, docs/sqlite.md.
+                """),
+            .value("--format", value: "format", help: "What --output writes: json, csv or sqlite.") {
+                (request, text) throws(Rejection) in
+                guard let format = OutputFormat(rawValue: text.lowercased()), format != .table else {
                     throw Rejection("unknown format '\(text)' for --output (use json, csv or sqlite)")
                 }
                 request.options.read.format = format
                 request.options.read.formatGiven = true
-            }.choices(["json", "csv", "sqlite"]).usage(.helpOnly),
-            .value("--journal", value: "file", help: """
+            }.choices(["json", "csv", "sqlite"]).manual("""
+                What --output writes: json (the default for a folder), csv, or sqlite (the default for a database's \
+                name).
+                """).usage(.helpOnly),
+            .value("--journal", value: "file", help: "Where the journal is (with --post or --output).") {
+                $0.options.journal = $1
+            }.manual("""
                 Where the journal is, with --post or --output (default, with --post: beside the manifest, its \
                 name without the extension and .journal.jsonl, accounts.shard-2-of-4.journal.jsonl with --shard \
                 2/4; without --post: in the --output folder as .stepimport.journal.jsonl, or beside the database \
                 as days.sqlite.journal.jsonl).
-                """) { $0.options.journal = $1 }.usage(.helpOnly),
+                """).usage(.helpOnly),
             .flag("--redo", help: "Run the accounts the journal says are done, too.") { $0.options.redo = true }.usage(.helpOnly),
-            .value("--report", value: "file", help: .asWritten("""
-                Also write the batch's report as JSON: per account the
-                days parsed, sent, written and not sent, where its days
-                went (--output), and the error.
-                """)) { $0.options.reportFile = $1 },
-            .skipInvalid(help: .asWritten("Skip step records that cannot be read, and report them.")).usage(.helpOnly),
-            .excludeSource(help: .asWritten("""
-                Leave this source out for every account (a pattern as in
-                apple and hc); the manifest's exclude_sources column adds
-                more per account.
-                """)).usage(.helpOnly),
+            .value("--report", value: "file", help: "Also write the batch's report as JSON.") { $0.options.reportFile = $1 }
+                .manual("""
+                    Also write the batch's report as JSON: per account the days parsed, sent, written and not sent, \
+                    where its days went (--output), and the error.
+                    """),
+            .skipInvalid(help: "Skip and report invalid records instead of stopping.",
+                         manual: "Skip step records that cannot be read, and report them.").usage(.helpOnly),
+            .excludeSource(help: "Leave this source out for every account.", manual: """
+                Leave this source out for every account (a pattern as in apple and hc); the manifest's \
+                exclude_sources column adds more per account.
+                """).usage(.helpOnly),
             .flag("--exclude-manual", help: "Leave out records typed in by hand, for every account.") {
                 $0.read.excludeManual = true
             }.usage(.helpOnly),
-            .strictXML(help: .asWritten("""
-                Check each Apple export whole as XML, as apple
-                --strict-xml does; without it, records of types not
-                asked for (and activity summaries, and workouts unless
-                asked for) are checked only for structure.
-                """)).usage(.helpOnly),
+            .strictXML(help: "Check each Apple export whole as XML.", manual: """
+                Check each Apple export whole as XML, as apple --strict-xml does; without it, records of types not \
+                asked for (and activity summaries, and workouts unless asked for) are checked only for structure.
+                """).usage(.helpOnly),
             .quiet(help: "Print only failures and the table.").usage(.helpOnly),
-            .noProgress(help: "Print no progress line (it is redrawn on a terminal; in a log, a tally line is written every 10 seconds).")
+            .verbose(help: "Also print the batch's rate.").usage(.helpOnly),
+            .color,
+            .noProgress(help: "Print no progress line.",
+                        manual: "Print no progress line (it is redrawn on a terminal; in a log, a tally line is written every 10 seconds).")
                 .usage(.helpOnly),
         ],
         groups: [posting],
@@ -125,13 +127,16 @@ extension BatchRequest {
         opensGate: ["--plan", "--dry-run"],
         options: [
             .post(help: "Post each account's days with its own token."),
-            .apiURL(help: "The backend (or STEPIMPORT_API_URL)."),
+            .apiURL(help: "The backend's URL (else STEPIMPORT_API_URL)."),
             .caCertificate(help: "Trust this CA (PEM) instead of the system's."),
-            .proxy(help: "Go through this proxy, as a CONNECT tunnel (else https_proxy or all_proxy; no_proxy bypasses)."),
-            .plan(help: "Per account, count the days a post would write, overwrite, leave the same or keep, and those the server would skip. Writes nothing; implies --post."),
+            .proxy(help: "Go through this proxy (else https_proxy).",
+                   manual: "Go through this proxy, as a CONNECT tunnel (else https_proxy or all_proxy; no_proxy bypasses)."),
+            .plan(help: "Count per account what a post would do; write nothing.",
+                  manual: "Per account, count the days a post would write, overwrite, leave the same or keep, and those the server would skip. Writes nothing; implies --post."),
             .keepExisting(help: "Post only the days the server has no value for."),
-            .dryRun(help: "Count the requests per account; send nothing; implies --post."),
-            .sendAll(help: "Send days outside the server's window too."),
+            .dryRun(help: "Count the requests per account; send nothing.",
+                    manual: "Count the requests per account; send nothing; implies --post."),
+            .sendAll(help: "Send days older than the server's window too."),
             .retries(help: "Retries per request (default 5)."),
             .timeout(help: "Time limit of one request (default 60)."),
         ])
@@ -139,16 +144,10 @@ extension BatchRequest {
     /// `<manifest>`: a file, since the exports and token files it names are found beside it.
     private static let manifest = Argument<BatchRequest>(
         "manifest",
-        help: .asWritten("""
-            A CSV file with a header and one row per account:
-              account     a unique label, for reports and the journal
-              file        the export, relative to the manifest
-              kind        apple, hc, or auto (decided by content)
-              token_file  a file holding the account's token, or
-              token_env   an environment variable holding it
-              tz          the trainee's IANA zone (Europe/Berlin)
-            Every problem in it is listed before anything starts.
-            """),
+        help: """
+            A CSV file, a row per account: account (label), file, kind (apple, hc, auto), token_file or \
+            token_env, tz. Every problem is listed before anything starts.
+            """,
         missing: "missing the manifest (a CSV file with the columns account, file, kind, token_file or token_env, tz)",
         surplus: "one manifest at a time"
     ) { (request, text) throws(Rejection) in
@@ -171,13 +170,13 @@ extension Option where Options == BatchRequest {
 
     static var shard: Option {
         .value("--shard", value: "k/n",
-               help: "Only the k-th of n stable shares of the accounts (by a hash of the label), e.g. 2/4. Default 1/1.") {
+               help: "Only the k-th of n shares of the accounts (e.g. 2/4).") {
             (request, text) throws(Rejection) in
             do throws(BatchError) {
                 request.options.shard = try BatchShard(parsing: text)
             } catch {
                 throw Rejection(error.description)
             }
-        }
+        }.manual("Only the k-th of n stable shares of the accounts (by a hash of the label), e.g. 2/4. Default 1/1.")
     }
 }

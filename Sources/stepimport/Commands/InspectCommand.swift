@@ -1,5 +1,4 @@
 import BackendUpload
-import CommandLineKit
 import ExportParsers
 import Foundation
 import HealthDays
@@ -70,7 +69,7 @@ struct InspectCommand {
     private func chartStyle() -> SourceChart.Style {
         let environment = ProcessInfo.processInfo.environment
         let unicode = !request.ascii && TerminalDisplay.showsUnicode(environment: environment)
-        let terminal = request.read.output == nil ? StandardStreams.outputColumns : nil
+        let terminal = request.read.output == nil ? StandardStreams.Stream.output.terminalColumns : nil
         return SourceChart.Style(width: TerminalDisplay.columns(environment: environment, terminalColumns: terminal),
                                  glyphs: unicode ? .unicode : .ascii)
     }

@@ -4,6 +4,8 @@ import HealthDays
 /// What the command line asks for.
 enum Invocation {
     case help(command: String?)
+    /// `help exit-status`: a section of the program's page alone.
+    case topic(String)
     case version
     /// `apple` or `hc`: read an export with the formats of one family.
     case read(ExportFamily, path: String, options: ReadOptions)
@@ -21,14 +23,15 @@ enum Invocation {
         commands: [ReadRequest.apple, ReadRequest.android, InspectRequest.command, BatchRequest.command,
                    CompletionsRequest.command, ManualRequest.command],
         sections: [HelpText.exitStatus],
-        // The pages' usage lines have always filled 67 columns after `USAGE: stepimport <command> `.
-        layout: HelpLayout(notation: .angleBrackets, synopsisWidth: 67))
+        layout: HelpLayout(notation: .angleBrackets, wrapsSynopsis: true))
 
     /// Parses the arguments after the program name.
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         switch try program.parse(arguments) {
         case .help(let command):
             return .help(command: command)
+        case .topic(let topic):
+            return .topic(topic)
         case .version:
             return .version
         case .run(let command, let rest):
@@ -62,6 +65,18 @@ enum Invocation {
         switch try command.parse(arguments, into: request) {
         case .help: return .help(command: command.name)
         case .run(let request): return invocation(request)
+        }
+    }
+}
+
+extension Invocation {
+    /// What `--color` asked for; `auto` for what takes no `--color`.
+    var color: ColorChoice {
+        switch self {
+        case .read(_, _, let options): options.color
+        case .batch(_, let options): options.read.color
+        case .inspect(_, let request): request.read.color
+        case .help, .topic, .version, .completions, .manual: .auto
         }
     }
 }

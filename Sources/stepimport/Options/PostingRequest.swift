@@ -17,45 +17,45 @@ extension PostingRequest {
 }
 
 extension Option where Options: PostingRequest {
-    static func post(help: HelpProse) -> Option {
-        .flag("--post", help: help) { $0.post = $0.post ?? PostOptions() }
+    static func post(help: HelpProse, manual: HelpProse? = nil) -> Option {
+        .flag("--post", help: help) { $0.post = $0.post ?? PostOptions() }.manual(manual ?? help)
     }
 
-    static func apiURL(help: HelpProse) -> Option {
-        .value("--api-url", value: "url", help: help) { $0.posting.apiURL = $1 }.usage(.never)
+    static func apiURL(help: HelpProse, manual: HelpProse? = nil) -> Option {
+        .value("--api-url", value: "url", help: help) { $0.posting.apiURL = $1 }.manual(manual ?? help).usage(.helpOnly)
     }
 
     static func caCertificate(help: HelpProse) -> Option {
-        .value("--cacert", value: "file", help: help) { $0.posting.caCertificateFile = $1 }.usage(.never)
+        .value("--cacert", value: "file", help: help) { $0.posting.caCertificateFile = $1 }.usage(.helpOnly)
     }
 
-    static func proxy(help: HelpProse) -> Option {
-        .value("--proxy", value: "url", help: help) { $0.posting.proxy = $1 }.usage(.never)
+    static func proxy(help: HelpProse, manual: HelpProse? = nil) -> Option {
+        .value("--proxy", value: "url", help: help) { $0.posting.proxy = $1 }.manual(manual ?? help).usage(.helpOnly)
     }
 
-    static func sendAll(help: HelpProse) -> Option {
-        .flag("--send-all", help: help) { $0.posting.sendAll = true }.usage(.never)
+    static func sendAll(help: HelpProse, manual: HelpProse? = nil) -> Option {
+        .flag("--send-all", help: help) { $0.posting.sendAll = true }.manual(manual ?? help).usage(.helpOnly)
     }
 
-    static func plan(help: HelpProse) -> Option {
-        .flag("--plan", help: help) { $0.posting.plan = true }.usage(.helpOnly)
+    static func plan(help: HelpProse, manual: HelpProse? = nil) -> Option {
+        .flag("--plan", help: help) { $0.posting.plan = true }.manual(manual ?? help).usage(.helpOnly)
     }
 
-    static func keepExisting(help: HelpProse) -> Option {
-        .flag("--keep-existing", help: help) { $0.posting.keepExisting = true }.usage(.helpOnly)
+    static func keepExisting(help: HelpProse, manual: HelpProse? = nil) -> Option {
+        .flag("--keep-existing", help: help) { $0.posting.keepExisting = true }.manual(manual ?? help).usage(.helpOnly)
     }
 
-    static func dryRun(help: HelpProse) -> Option {
-        .flag("--dry-run", help: help) { $0.posting.dryRun = true }.usage(.helpOnly)
+    static func dryRun(help: HelpProse, manual: HelpProse? = nil) -> Option {
+        .flag("--dry-run", help: help) { $0.posting.dryRun = true }.manual(manual ?? help).usage(.helpOnly)
     }
 
-    static func retries(help: HelpProse) -> Option {
+    static func retries(help: HelpProse, manual: HelpProse? = nil) -> Option {
         .value("--retries", value: "n", help: help) { (request, text) throws(Rejection) in
             guard let retries = Int(text), (0...20).contains(retries) else {
                 throw Rejection("--retries needs a whole number from 0 to 20, got '\(text)'")
             }
             request.posting.retries = retries
-        }.usage(.never)
+        }.manual(manual ?? help).usage(.helpOnly)
     }
 
     static func timeout(help: HelpProse) -> Option {
@@ -64,7 +64,7 @@ extension Option where Options: PostingRequest {
                 throw Rejection("--timeout needs a number of seconds from 1 to 3600, got '\(text)'")
             }
             request.posting.timeoutSeconds = seconds
-        }.usage(.never)
+        }.usage(.helpOnly)
     }
 }
 

@@ -34,6 +34,10 @@ struct ReadOptions {
     /// `--explain DATE`: why that day's steps (or metrics) are what they are, instead of the days.
     var explain: LocalDate?
     var quiet = false
+    /// `-v, --verbose`: the notes a user cannot act on too (sizes, speed, repairs of the file).
+    var verbose = false
+    /// `--color`: whether errors, warnings and the winning source are coloured.
+    var color = ColorChoice.auto
     var progress = true
     /// `hc --input-format`: nil to detect.
     var inputFormat: String?

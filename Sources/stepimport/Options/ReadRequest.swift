@@ -32,55 +32,43 @@ extension ReadRequest {
     /// `stepimport apple`.
     static let apple = Command<ReadRequest>(
         ExportFamily.appleHealth.command,
-        abstract: .asWritten("""
-            Read an Apple Health export (export.zip, export.xml, the
-            unpacked folder, or - for standard input).
-            """),
+        abstract: "Read an Apple Health export (zip, XML, folder, or -).",
         overview: "Read an Apple Health export and print daily step totals.",
         discussion: HelpText.appleDiscussion,
-        arguments: [export(help: .asWritten("""
-            export.zip, export.xml, the apple_health_export folder,
-            or - to read a zip or XML from standard input.
-            """))],
+        arguments: [export(help: "export.zip, export.xml, its folder, or - (stdin).")],
         options: [
-            .format(help: """
-                table (default), json, csv, or sqlite for a database file. json prints exactly the body of POST /v1/trainee/health/days:
-                {"days":[{"date":"YYYY-MM-DD","steps":N}, ...]}
+            .format(help: "table (default), json, csv or sqlite.", manual: """
+                table (default), json, csv, or sqlite for a database file (-o). json prints exactly the body of \
+                POST /v1/trainee/health/days: {"days":[{"date":"YYYY-MM-DD","steps":N}, ...]}
                 """),
-            .output(help: outputHelp),
-            .bySource(help: "Show every source's total per day and mark the winner (in every format; csv: date,steps,source,winner, a row per source; with --metric, date,metric,source,value,winner)."),
-            .rule(apple: true, help: "highest-source (the default and only rule here): the highest single source per day. Health Connect's hc-priority is for `stepimport hc`."),
-            .metric(ExportFamily.appleHealth.metrics, help: .asWritten("""
-                The daily metrics to total, a comma list (repeatable):
-                steps (default), distance, active-energy, flights,
-                exercise, heart-rate, resting-hr, hrv, vo2max, sleep,
-                in-bed, workouts, or all. One column each (METRICS).
-                """)),
-            .zone(help: .asWritten("""
-                Place every sample in this IANA zone (e.g. Europe/Berlin),
-                with its daylight-saving rules. Without it, each sample
-                is placed in the UTC offset written in the file (the
-                same rule as `stepimport hc`).
-                """)),
+            .output(help: outputHelp, manual: outputManual),
+            .bySource(help: "Show every source's total per day and the winner.",
+                      manual: "Show every source's total per day and mark the winner (in every format; csv: date,steps,source,winner, a row per source; with --metric, date,metric,source,value,winner)."),
+            .rule(apple: true, help: "highest-source, the only rule for Apple exports.",
+                  manual: "highest-source (the default and only rule here): the highest single source per day. Health Connect's hc-priority is for `stepimport hc`."),
+            .metric(ExportFamily.appleHealth.metrics),
+            .zone(help: "Count the days in this IANA zone; --post needs it.",
+                  manual: "Place every sample in this IANA zone (e.g. Europe/Berlin), with its daylight-saving rules. Without it, each sample is placed in the UTC offset written in the file (the same rule as `stepimport hc`). Required with --post: the trainee's zone, which the server files days in; the server's window is today in it (days older than 90 days or more than a day ahead are skipped by the server, so not sent)."),
             .since, .until,
             .explain,
             .excludeSource,
             .excludeManual,
-            .skipInvalid(help: "Skip step records whose date or value cannot be read or is beyond the bounds in EXIT STATUS 65, and report them, instead of stopping.")
+            .skipInvalid(help: "Skip and report invalid records instead of stopping.",
+                         manual: "Skip step records whose date or value cannot be read or is beyond the bounds (exit status 65), and report them, instead of stopping.")
                 .usage(.helpOnly),
-            .strictXML(help: .asWritten("""
-                Check the whole export as XML. Without it, records of
-                types not asked for (not steps, not a --metric),
-                activity summaries, and workouts unless asked for, are
-                left out before the XML parser and checked only for
-                structure: tags balanced, quotes closed, no '<' inside a
-                tag, the file not cut off; so are the parts of the
-                records asked for that are not read. The same totals;
-                without it, steps take about a quarter of the time.
-                """)).usage(.helpOnly),
+            .strictXML(help: "Check the whole export as XML (slower, same totals).", manual: """
+                Check the whole export as XML. Without it, records of types not asked for (not steps, not a \
+                --metric), activity summaries, and workouts unless asked for, are left out before the XML parser \
+                and checked only for structure: tags balanced, quotes closed, no '<' inside a tag, the file not cut \
+                off; so are the parts of the records asked for that are not read. The same totals; without it, steps \
+                take about a quarter of the time.
+                """).usage(.helpOnly),
             .quiet(help: "Print no summary or progress on standard error.").usage(.helpOnly),
-            .noProgress(help: "Print no progress indicator (it only appears on a terminal, and never when NO_COLOR is set).")
-                .usage(.never),
+            .verbose(help: "Also print sizes, speed and details of the reading.").usage(.helpOnly),
+            .color,
+            .noProgress(help: "Print no progress indicator.",
+                        manual: "Print no progress indicator (it only appears on a terminal, and never when NO_COLOR is set).")
+                .usage(.helpOnly),
         ],
         groups: [posting],
         rules: [.planOrDryRun],
@@ -91,50 +79,37 @@ extension ReadRequest {
     /// `stepimport hc`.
     static let android = Command<ReadRequest>(
         ExportFamily.android.command,
-        abstract: .asWritten("""
-            Read a Health Connect export, an app's JSON or CSV dump,
-            or Google Fit Takeout (zip, folder, CSV or JSON).
-            """),
+        abstract: "Read Android exports: Health Connect, dumps, Takeout.",
         overview: "Read Android step data and print daily step totals.",
         discussion: HelpText.healthConnectDiscussion,
-        arguments: [export(help: .asWritten("""
-            A zip, a database, a JSON or CSV file, a Takeout folder,
-            or - for standard input.
-            """))],
+        arguments: [export(help: "A zip, database, JSON or CSV file, a folder, or -.")],
         options: [
             .inputFormat,
-            .format(help: "table (default), json, csv, or sqlite for a database file. json prints exactly the body of POST /v1/trainee/health/days."),
-            .output(help: outputHelp),
-            .bySource(help: "Show every source's total per day and mark the winner (csv: date,steps,source,winner, a row per source; with --metric, date,metric,source,value,winner). With --rule hc-priority, what each app gave the day and its place in the list (csv: date,steps,source,priority; with --metric, date,metric,source,value,priority)."),
-            .rule(apple: false, help: .asWritten("""
-                highest-source (default): per day the highest single
-                source's total. hc-priority: the number the Health Connect
-                app shows, its priority list applied per slice of time
-                (RULES); steps, distance, active-energy and flights, not
-                with --post.
-                """)),
+            .format(help: "table (default), json, csv or sqlite.",
+                    manual: "table (default), json, csv, or sqlite for a database file (-o). json prints exactly the body of POST /v1/trainee/health/days."),
+            .output(help: outputHelp, manual: outputManual),
+            .bySource(help: "Show every source's total per day and the winner.",
+                      manual: "Show every source's total per day and mark the winner (csv: date,steps,source,winner, a row per source; with --metric, date,metric,source,value,winner). With --rule hc-priority, what each app gave the day and its place in the list (csv: date,steps,source,priority; with --metric, date,metric,source,value,priority)."),
+            .rule(apple: false, help: "highest-source (default) or hc-priority.", manual: """
+                highest-source (default): per day the highest single source's total. hc-priority: the number the \
+                Health Connect app shows, its priority list applied per slice of time (RULES); steps, distance, \
+                active-energy and flights, not with --post.
+                """),
             .priority,
-            .metric(ExportFamily.android.metrics, help: .asWritten("""
-                The daily metrics to total, a comma list (repeatable):
-                steps (default), distance, active-energy, total-energy,
-                flights, move-minutes, heart-points, heart-rate, resting-hr,
-                hrv-rmssd, vo2max, sleep, in-bed, workouts, or all; read
-                from Health Connect's database, apps' JSON dumps, CSV files
-                and Takeout. One column each (METRICS).
-                """)),
-            .zone(help: .asWritten("""
-                Place every record in this IANA zone (e.g. Asia/Kolkata),
-                daylight saving included; wall times without an offset
-                (Flutter) are read as that zone's local time.
-                """)),
+            .metric(ExportFamily.android.metrics),
+            .zone(help: "Count the days in this IANA zone; --post needs it.",
+                  manual: "Place every record in this IANA zone (e.g. Asia/Kolkata), daylight saving included; wall times without an offset (Flutter) are read as that zone's local time. Required with --post: the trainee's zone, which the server files days in; the server's window is today in it (days older than 90 days or more than a day ahead are skipped by the server, so not sent)."),
             .since, .until,
             .explain,
             .excludeSource,
             .excludeManual,
-            .skipInvalid(help: "Skip records whose time or count cannot be read or is beyond the bounds in EXIT STATUS 65, and report them, instead of stopping.")
+            .skipInvalid(help: "Skip and report invalid records instead of stopping.",
+                         manual: "Skip records whose time or count cannot be read or is beyond the bounds (exit status 65), and report them, instead of stopping.")
                 .usage(.helpOnly),
             .quiet(help: "Print no summary or progress on standard error.").usage(.helpOnly),
-            .noProgress(help: "Print no progress indicator.").usage(.never),
+            .verbose(help: "Also print sizes, speed and details of the reading.").usage(.helpOnly),
+            .color,
+            .noProgress(help: "Print no progress indicator.").usage(.helpOnly),
         ],
         groups: [posting],
         rules: [.planOrDryRun],
@@ -142,48 +117,36 @@ extension ReadRequest {
         sections: HelpText.healthConnectSections,
         finish: checkDates)
 
-    /// `-o`'s help, the same for `apple` and `hc`.
-    private static let outputHelp = HelpProse.asWritten("""
-        Write the results to this file instead of standard
-        output, whole or not at all: a failed run leaves the
-        file as it was. Its format: --format, else the name
-        (.json, .csv; .sqlite, .sqlite3, .db: a database, see
-        docs/sqlite.md), else a table.
-        """)
+    /// `-o`'s line of help and its whole text, the same for `apple` and `hc`.
+    private static let outputHelp: HelpProse = "Write the results to this file, whole or not at all."
+    private static let outputManual: HelpProse = """
+        Write the results to this file instead of standard output, whole or not at all: a failed run leaves \
+        the file as it was. Its format: --format, else the name (.json, .csv; .sqlite, .sqlite3, .db: a \
+        database, see docs/sqlite.md), else a table.
+        """
 
-    /// `--post` and the options that go with it, the same for `apple` and `hc`.
+    /// `--post` and the options that go with it, the same for `apple` and `hc`; `--tz`, which
+    /// `--post` needs, is among the command's own options.
     private static let posting = OptionGroup<ReadRequest>("posting", gate: "--post", usage: .helpOnly,
                                                           opensGate: ["--plan", "--dry-run"], options: [
-        .post(help: .asWritten("""
-            Post the totals to POST /v1/trainee/health/days instead
-            of printing them: checked, in date order, at most 90
-            days a request, retried safely (the server upserts).
-            """)),
-        .apiURL(help: .asWritten("""
-            The backend (or STEPIMPORT_API_URL). https, or http
-            to this computer only.
-            """)),
+        .post(help: "Post the totals to the backend instead of printing.",
+              manual: "Post the totals to POST /v1/trainee/health/days instead of printing them: checked, in date order, at most 90 days a request, retried safely (the server upserts). Needs --tz."),
+        .apiURL(help: "The backend's URL (else STEPIMPORT_API_URL).",
+                manual: "The backend (or STEPIMPORT_API_URL). https, or http to this computer only."),
         .tokenFile,
         .caCertificate(help: "Trust this CA (PEM) instead of the system's."),
-        .proxy(help: .asWritten("""
-            Go through this proxy (http://host:port), else the one
-            https_proxy or all_proxy names (no_proxy: hosts to reach
-            directly): a CONNECT tunnel, so the token stays inside TLS.
-            """)),
-        .note("--tz", help: .asWritten("""
-            Required: the trainee's zone, which the server files
-            days in. Days are counted in it, and the server's window
-            is today in it (days older than 90 days or more than a
-            day ahead are skipped by the server, so not sent).
-            """)),
-        .sendAll(help: "Send days older than the window too (never days more than one day ahead); the server skips them, as its contract says."),
-        .plan(help: "Show, per day, the server's value and the new one, and what a post would do (with --send-all, which days the server will skip). Writes nothing; implies --post. With --format json or csv, rows for programs."),
-        .keepExisting(help: "Post only the days the server has no value for (never overwrite a hand-typed value)."),
-        .dryRun(help: "Show the requests that would be sent; send nothing; implies --post. With --format json, each request's exact body on a line; csv, request,date,steps rows."),
-        .retries(help: .asWritten("""
-            Retries per request for 429, 5xx, time-outs and dropped
-            connections, with backoff and Retry-After (default 5).
-            """)),
+        .proxy(help: "Go through this proxy (else https_proxy).",
+               manual: "Go through this proxy (http://host:port), else the one https_proxy or all_proxy names (no_proxy: hosts to reach directly): a CONNECT tunnel, so the token stays inside TLS."),
+        .sendAll(help: "Send days older than the server's window too.",
+                 manual: "Send days older than the window too (never days more than one day ahead); the server skips them, as its contract says."),
+        .plan(help: "Show what a post would do per day; write nothing.",
+              manual: "Show, per day, the server's value and the new one, and what a post would do (with --send-all, which days the server will skip). Writes nothing; implies --post. With --format json or csv, rows for programs."),
+        .keepExisting(help: "Post only the days the server has no value for.",
+                      manual: "Post only the days the server has no value for (never overwrite a hand-typed value)."),
+        .dryRun(help: "Show the requests a post would send; send nothing.",
+                manual: "Show the requests that would be sent; send nothing; implies --post. With --format json, each request's exact body on a line; csv, request,date,steps rows."),
+        .retries(help: "Retries per request (default 5).",
+                 manual: "Retries per request for 429, 5xx, time-outs and dropped connections, with backoff and Retry-After (default 5)."),
         .timeout(help: "Time limit of one request (default 60)."),
         .report,
     ])
@@ -249,9 +212,9 @@ extension ReadRequest {
 
 extension Option where Options == ReadRequest {
     /// `--rule highest-source|hc-priority`; `apple` refuses hc-priority, which needs Health Connect's priority list.
-    static func rule(apple: Bool, help: HelpProse) -> Option {
+    static func rule(apple: Bool, help: HelpProse, manual: HelpProse) -> Option {
         .value("--rule", value: "rule", help: help) { (request, text) throws(Rejection) in
-            guard let rule = DayRule(rawValue: text) else {
+            guard let rule = DayRule(rawValue: text.lowercased()) else {
                 throw Rejection("unknown rule '\(text)' (use \(DayRule.allCases.map(\.rawValue).joined(separator: " or ")))")
             }
             if apple && rule == .hcPriority {
@@ -259,46 +222,47 @@ extension Option where Options == ReadRequest {
                                 + "Health Connect keeps; Apple Health exports carry no such list: use the default rule")
             }
             request.options.rule = rule
-        }.choices(DayRule.allCases.map(\.rawValue)).usage(.helpOnly)
+        }.choices(DayRule.allCases.map(\.rawValue)).manual(manual).usage(.helpOnly)
     }
 
     /// `--priority app1,app2,...`: package names, highest first.
     static var priority: Option {
-        .value("--priority", value: "apps", help: .asWritten("""
-            With --rule hc-priority: the apps' priority, package names
-            highest first (Health Connect > Data and access > Activity >
-            Data sources and priority); implies --rule hc-priority.
-            Needed for JSON and CSV dumps; on a database it replaces
-            the stored list.
-            """)) { (request, text) throws(Rejection) in
+        .value("--priority", value: "apps", help: "The apps' order for hc-priority (implies it).") { (request, text) throws(Rejection) in
             let names = text.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }.filter { !$0.isEmpty }
             guard !names.isEmpty else { throw Rejection("--priority needs package names, highest first: --priority com.watch,android") }
             request.options.priority = names.map(HealthConnectOrigin.canonical)
-        }.usage(.helpOnly)
+        }.manual("""
+            With --rule hc-priority: the apps' priority, package names highest first, comma-separated (Health \
+            Connect > Data and access > Activity > Data sources and priority); implies --rule hc-priority. Needed \
+            for JSON and CSV dumps; on a database it replaces the stored list.
+            """).usage(.helpOnly)
     }
 
-    static func format(help: HelpProse) -> Option {
+    static func format(help: HelpProse, manual: HelpProse) -> Option {
         .value("--format", value: "format", help: help) { (request, text) throws(Rejection) in
-            guard let format = OutputFormat(rawValue: text) else {
+            guard let format = OutputFormat(rawValue: text.lowercased()) else {
                 throw Rejection("unknown format '\(text)' (use table, json, csv or sqlite)")
             }
             request.options.format = format
             request.options.formatGiven = true
-        }.choices(OutputFormat.allCases.map(\.rawValue))
+        }.choices(OutputFormat.allCases.map(\.rawValue)).manual(manual)
     }
 
-    static func bySource(help: HelpProse) -> Option {
-        .flag("--by-source", help: help) { $0.options.bySource = true }
+    static func bySource(help: HelpProse, manual: HelpProse) -> Option {
+        .flag("--by-source", help: help) { $0.options.bySource = true }.manual(manual)
     }
 
-    /// `--metric LIST`: a comma list, repeatable; `all` for every metric the reader gives.
-    static func metric(_ available: MetricSet, help: HelpProse) -> Option {
-        .repeatable("--metric", value: "list", help: help) { (request, text) throws(Rejection) in
+    /// `--metric LIST`: a comma list, repeatable; `all` for every metric the reader gives. Names in
+    /// any case. The man page names them all; `--help` a few.
+    static func metric(_ available: MetricSet) -> Option {
+        let names = available.metrics.map(\.name)
+        return .repeatable("--metric", value: "list", help: "Daily metrics: steps, sleep, heart-rate, all, ...") {
+            (request, text) throws(Rejection) in
             if !request.options.metricsGiven {
                 request.options.metrics = []
                 request.options.metricsGiven = true
             }
-            for word in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+            for word in text.lowercased().split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
                 if word == "all" {
                     request.options.metrics = available
                 } else if let metric = Metric(name: word) {
@@ -310,7 +274,10 @@ extension Option where Options == ReadRequest {
                     throw Rejection("unknown metric '\(word)' in --metric: \(hint)(use \(names.joined(separator: ", ")))")
                 }
             }
-        }.choices(available.metrics.map(\.name) + ["all"])
+        }.choices(names + ["all"]).manual("""
+            The daily metrics to total, a comma list (repeatable): \(names.joined(separator: ", ")), or all. \
+            steps is the default. One column each (METRICS).
+            """)
     }
 
     /// Why a metric is not read from this kind of export, and what to ask for instead.
@@ -343,15 +310,13 @@ extension Option where Options == ReadRequest {
 
     /// `--explain DATE`: one day's samples, what became of each, and the rule's choice.
     static var explain: Option {
-        .value("--explain", value: "date", help: .asWritten("""
-            Show why this day (YYYY-MM-DD) is what it is instead of the
-            days: each source's samples that fall on it (split at midnight,
-            duplicates, hand entries, left out by --exclude-*), each
-            source's total, and the rule's choice; with --metric, for each
-            metric. --format json or csv for programs.
-            """)) { (request, text) throws(Rejection) in
+        .value("--explain", value: "date", help: "Show why this day's total is what it is.") { (request, text) throws(Rejection) in
             request.options.explain = try date(text, for: "--explain")
-        }.usage(.helpOnly)
+        }.manual("""
+            Show why this day (YYYY-MM-DD) is what it is instead of the days: each source's samples that fall on \
+            it (split at midnight, duplicates, hand entries, left out by --exclude-*), each source's total, and \
+            the rule's choice; with --metric, for each metric. --format json or csv for programs.
+            """).usage(.helpOnly)
     }
 
     static var until: Option {
@@ -366,13 +331,13 @@ extension Option where Options == ReadRequest {
     }
 
     static var tokenFile: Option {
-        .value("--token-file", value: "path",
-               help: "Read the bearer token from this file's first line. Otherwise STEPIMPORT_TOKEN. Never on the command line.") {
+        .value("--token-file", value: "path", help: "Read the token from this file (else STEPIMPORT_TOKEN).") {
             $0.posting.tokenFile = $1
-        }.usage(.never)
+        }.manual("Read the bearer token from this file's first line. Otherwise STEPIMPORT_TOKEN. Never on the command line.")
+            .usage(.helpOnly)
     }
 
     static var report: Option {
-        .value("--report", value: "file", help: "Also write the report as JSON.") { $0.posting.reportFile = $1 }.usage(.never)
+        .value("--report", value: "file", help: "Also write the report as JSON.") { $0.posting.reportFile = $1 }.usage(.helpOnly)
     }
 }

@@ -3,14 +3,17 @@ import ExportParsers
 import Platform
 
 extension UsageError {
-    /// The whole message for a mistake on the command line, in the one error style: the problem,
-    /// the command's usage line, and a hint (what was probably meant, or where the help is).
+    /// The whole message for a mistake on the command line, in the one error style, after
+    /// `stepimport: error: `: the problem, the command's usage line, and a hint (what was probably
+    /// meant, or where the help is).
     func words(arguments: [String]) -> String {
         let program = Invocation.program
         let help = program.helpCommand(for: command)
         var hint: String
         if let meant = meantCommandLine(arguments) {
             hint = "did you mean `\(meant)`?"
+        } else if case .unknownHelpTopic = problem, let nearest = program.suggestion(for: self) {
+            hint = "did you mean `\(program.name) help \(nearest)`?"
         } else if let nearest = program.suggestion(for: self) {
             hint = "did you mean '\(nearest)'? '\(help)' lists every \(command == nil ? "subcommand" : "option")"
         } else {
@@ -19,7 +22,7 @@ extension UsageError {
         if case .missingSubcommand = problem {
             hint = "'\(help)' says more; 'stepimport apple export.zip' reads an Apple Health export"
         }
-        return "stepimport: error: \(sentence)\n  usage: \(program.usageLine(for: command))\n  hint: \(hint)\n"
+        return "\(sentence)\n  usage: \(program.usageLine(for: command))\n  hint: \(hint)"
     }
 
     /// `stepimport export.zip ...` with no subcommand: the file's content says which one it needs.

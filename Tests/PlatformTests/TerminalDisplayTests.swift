@@ -1,4 +1,4 @@
-import CommandLineKit
+import Platform
 import Testing
 
 /// The width and the characters of output for people, from the environment and the terminal.
@@ -10,9 +10,23 @@ import Testing
         #expect(TerminalDisplay.columns(environment: [:], terminalColumns: nil) == 80)
         #expect(TerminalDisplay.columns(environment: [:], terminalColumns: 0) == 80)
         // Not a width: ignored.
-        for text in ["0", "-5", "+80", " 80", "80 ", "abc", "", "10001", "99999999999999999999999"] {
+        for text in ["0", "-5", "+80", " 80", "80 ", "80x", "abc", "", "10001", "99999999999999999999999"] {
             #expect(TerminalDisplay.columns(environment: ["COLUMNS": text], terminalColumns: 100) == 100, "\(text)")
             #expect(TerminalDisplay.columns(environment: ["COLUMNS": text], terminalColumns: nil) == 80, "\(text)")
+        }
+    }
+
+    /// A stream's columns: COLUMNS wins; else the terminal's width, which a file or pipe has not.
+    @Test func aStreamsColumns() {
+        #expect(TerminalDisplay.columns(for: .output, environment: ["COLUMNS": "123"]) == 123)
+        #expect(TerminalDisplay.columns(for: .error, environment: ["COLUMNS": "40"]) == 40)
+        for stream in [StandardStreams.Stream.output, .error] {
+            let expected = stream.terminalColumns ?? TerminalDisplay.defaultColumns
+            #expect(TerminalDisplay.columns(for: stream, environment: ["COLUMNS": "abc"]) == expected)
+            if !stream.isTerminal {
+                #expect(stream.terminalColumns == nil)
+                #expect(TerminalDisplay.columns(for: stream, environment: [:]) == 80)
+            }
         }
     }
 
