@@ -184,7 +184,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OutputsTests",
-            dependencies: ["Outputs", "BackendUpload", "HealthDays", "Platform", "CSQLite"]
+            dependencies: ["Outputs", "BackendUpload", "HealthDays", "Platform", "CSQLite", "DisplayText"]
         ),
         .testTarget(
             name: "CommandLineKitTests",

@@ -11,12 +11,18 @@ public enum OutputFormat: String, CaseIterable, Sendable {
 }
 
 extension OutputFormat {
-    /// The writer of a text format: the one place the format is switched on. A new text output is a
+    /// The writer of a text format, its tables shown plain (whole rows, no colour).
+    public var textWriter: (any ResultsWriter)? {
+        textWriter(display: .plain)
+    }
+
+    /// The writer of a text format, its tables shown as `display` says (the other formats are for
+    /// programs and ignore it): the one place the format is switched on. A new text output is a
     /// writer (a `ResultsWriter`) and its case here; nil for `sqlite`, whose days go to a
     /// `ResultsDatabase` instead.
-    public var textWriter: (any ResultsWriter)? {
+    public func textWriter(display: TableDisplay) -> (any ResultsWriter)? {
         switch self {
-        case .table: TableWriter()
+        case .table: TableWriter(display: display)
         case .json: JSONWriter()
         case .csv: CSVWriter()
         case .sqlite: nil

@@ -39,7 +39,8 @@ extension TableWriter {
                 what = (what == "nothing" ? "nothing counted" : what) + " (\(counted) of \(source.samples.count) samples counted)"
                     + (day.chosen == source.name ? "  <- the day's value" : "")
             }
-            out += "\n\(source.name.escapingControlCharacters()): \(what)\n"
+            let line = "\(source.name.escapingControlCharacters()): \(what)"
+            out += "\n" + (day.priority == nil && day.chosen == source.name ? display.styling.apply(.chosen, to: line) : line) + "\n"
             guard !source.samples.isEmpty else { continue }
             var table = TextTable(["Start", "End", "Value", "This day", "Note"], rightAligned: [2, 3], indent: "  ")
             for sample in source.samples {

@@ -5,14 +5,19 @@ import HealthDays
 
 /// The format for people: aligned tables (`TextTable`) with a footer of counts and the rule that
 /// made them. A table's widths are known only once its rows are in, so each table is written
-/// whole, line by line, after its rows are gathered.
+/// whole, line by line, after its rows are gathered. On a terminal (`display`) a table too wide
+/// for it is split into blocks of columns, and the winning source's rows are coloured.
 public struct TableWriter: ResultsWriter {
-    public init() {}
+    public let display: TableDisplay
+
+    public init(display: TableDisplay = .plain) {
+        self.display = display
+    }
 
     // MARK: - Day totals
 
     public func writeDayTotals(_ days: [DayTotal], _ layout: DayLayout, to sink: any OutputSink) throws(OutputError) {
-        guard !days.isEmpty else { return try sink.write(footer(days, layout)) }
+        guard !days.isEmpty else { return try sink.write(display.fitted(footer(days, layout))) }
         if layout.bySource, let priority = layout.priority {
             var table = TextTable(["Date", "Source", "Steps", "Priority"], rightAligned: [2, 3])
             for day in days {
@@ -23,22 +28,22 @@ public struct TableWriter: ResultsWriter {
                 }
             }
             try table.write(to: sink)
-            try sink.write(footer(days, layout) + handNote(layout)
+            try sink.write(display.fitted(footer(days, layout) + handNote(layout)
                 + "Rule: hc-priority, Health Connect's own total: in each slice of time only the record of the highest-priority\n"
                 + "app counts, pro rata; an app's steps are what its slices gave (rounded), the day's total is their sum cut\n"
-                + "to whole steps. Priority 1 is the highest.\n")
+                + "to whole steps. Priority 1 is the highest.\n"))
         } else if layout.bySource {
             var table = TextTable(["Date", "Source", "Steps"], rightAligned: [2])
             for day in days {
                 for (rank, source) in day.sources.enumerated() {
                     table.add([rank == 0 ? day.date.description : "",
                                (rank == 0 ? "* " : "  ") + source.source.escapingControlCharacters() + handMark(day.date, source.source, layout),
-                               String(source.steps)])
+                               String(source.steps)], style: rank == 0 ? .chosen : nil)
                 }
             }
-            try table.write(to: sink)
-            try sink.write(footer(days, layout) + "* the highest source: the day's total. Sources are never added together.\n"
-                + handNote(layout))
+            try table.write(to: sink, styling: display.styling)
+            try sink.write(display.fitted(footer(days, layout) + "* the highest source: the day's total. Sources are never added together.\n"
+                + handNote(layout)))
         } else {
             var table = TextTable(["Date", "Steps", "Source"], rightAligned: [1])
             for day in days {
@@ -47,7 +52,7 @@ public struct TableWriter: ResultsWriter {
             try table.write(to: sink)
             let rule = layout.priority == nil ? ""
                 : "Rule: hc-priority, Health Connect's own total; Source: the app that gave the day the most.\n"
-            try sink.write(footer(days, layout) + rule)
+            try sink.write(display.fitted(footer(days, layout) + rule))
         }
     }
 
@@ -87,15 +92,17 @@ public struct TableWriter: ResultsWriter {
 
     public func writeMetricDays(_ days: [MetricDay], sources: [MetricSourceValue], columns: [MetricColumn], _ layout: DayLayout,
                                 to sink: any OutputSink) throws(OutputError) {
-        let footer = metricFooter(days, columns: columns, layout)
+        let footer = display.fitted(metricFooter(days, columns: columns, layout))
         guard layout.bySource else {
             guard !days.isEmpty else { return try sink.write(footer) }
-            var table = TextTable(["Date"] + columns.map(\.header), rightAligned: Set(1...columns.count))
+            // Only the columns with a value; the footer names the metrics without any.
+            let shown = columns.filter { column in days.contains { $0[column] != nil } }
+            var table = TextTable(["Date"] + shown.map(\.header), rightAligned: Set(shown.indices.map { $0 + 1 }))
             for day in days {
-                table.add([day.date.description] + columns.map(day.cell))
+                table.add([day.date.description] + shown.map(day.cell))
             }
-            try table.write(to: sink)
-            return try sink.write(footer)
+            try writeBlocks(table, to: sink)
+            return try sink.write(footer + display.fitted(noValues(columns.filter { !shown.contains($0) })))
         }
         guard !sources.isEmpty else { return try sink.write(footer) }
         var lastDate: LocalDate?
@@ -116,9 +123,9 @@ public struct TableWriter: ResultsWriter {
                 lastColumn = value.column
             }
             try table.write(to: sink)
-            return try sink.write(footer
-                + "Rule: hc-priority, Health Connect's own total; each app's share of the day's slices "
-                + "(the shares need not add up to the day's value, which is cut or rounded once).\n")
+            return try sink.write(footer + display.fitted(
+                "Rule: hc-priority, Health Connect's own total; each app's share of the day's slices "
+                + "(the shares need not add up to the day's value, which is cut or rounded once).\n"))
         }
         var table = TextTable(["Date", "Metric", "Source", "Value"], rightAligned: [3])
         for value in sources {
@@ -130,14 +137,39 @@ public struct TableWriter: ResultsWriter {
             case .implausible: "x "
             }
             table.add([newDate ? value.date.description : "", newColumn ? value.column.name : "",
-                       mark + value.source.escapingControlCharacters(), metricValueText(value.value, value.column)])
+                       mark + value.source.escapingControlCharacters(), metricValueText(value.value, value.column)],
+                      style: value.standing == .winner ? .chosen : nil)
             lastDate = value.date
             lastColumn = value.column
         }
-        try table.write(to: sink)
-        try sink.write(footer
-            + "* the source the day took (one source per metric, never a sum). "
-            + "x left out: outside the plausible range.\n")
+        try table.write(to: sink, styling: display.styling)
+        try sink.write(footer + display.fitted(
+            "* the source the day took (one source per metric, never a sum). "
+            + "x left out: outside the plausible range.\n"))
+    }
+
+    /// The table whole, or on a terminal narrower than it in blocks of columns that fit, each
+    /// beginning with the date, a blank line between them.
+    private func writeBlocks(_ table: TextTable, to sink: any OutputSink) throws(OutputError) {
+        let blocks = display.width.map { table.blocks(fitting: $0) } ?? [table]
+        for (index, block) in blocks.enumerated() {
+            if index > 0 { try sink.write("\n") }
+            try block.write(to: sink, styling: display.styling)
+        }
+    }
+
+    /// `No values: exercise, vo2max.`: the metrics asked for that no day has, whose columns the
+    /// table leaves out (a column of a metric that has others with values by its name).
+    private func noValues(_ empty: [MetricColumn]) -> String {
+        guard !empty.isEmpty else { return "" }
+        var names: [String] = []
+        for column in empty {
+            let metric = column.metric
+            let whole = metric.columns.allSatisfy(empty.contains)
+            let name = whole ? metric.name : column.name
+            if !names.contains(name) { names.append(name) }
+        }
+        return "No values: \(names.joined(separator: ", ")).\n"
     }
 
     /// How many days, from when to when, and the zone rule.
@@ -168,7 +200,7 @@ public struct TableWriter: ResultsWriter {
         if outside > 0 { out += "; \(outside) outside the server's window not shown" }
         let window = prepared.checked.serverWindow
         out += ".\nWindow: \(window.lowerBound) to \(window.upperBound), today being \(prepared.today) in \(zone.identifier). Nothing was written.\n"
-        try sink.write(out)
+        try sink.write(display.fitted(out))
     }
 
     /// The requests a post would make, without making them.

@@ -115,7 +115,7 @@ import TestSupport
         let result = try CommandRunner.run(Self.build + "\n\"$STEPIMPORT\" hc samsunghealth.zip > /dev/null")
         try #require(result.status == 0, "\(result.stderr)")
         for words in [
-            "(Samsung Health step_daily_trend CSV,",
+            "(Samsung Health step_daily_trend CSV)",
             "Samsung Health's step_daily_trend: 411 combined day totals (source Samsung Health) and 665 of 3 devices, each a source of its own",
             "Samsung Health: read step_daily_trend; 3 other step files left out, as they hold the same steps again (never added together): tracker.pedometer_step_count, tracker.pedometer_day_summary, activity.day_summary",
             "Samsung Health (phone, XLy3VBYEN4) (393 records, won no day)",

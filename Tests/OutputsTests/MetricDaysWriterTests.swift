@@ -1,3 +1,4 @@
+import DisplayText
 import HealthDays
 import Outputs
 import Testing
@@ -77,5 +78,58 @@ import Testing
             * the source the day took (one source per metric, never a sum). x left out: outside the plausible range.
 
             """)
+    }
+
+    /// Columns without a value are left out of the table, and named; CSV and JSON keep them.
+    @Test func emptyColumnsAreLeftOutAndNamed() throws {
+        let columns: [MetricColumn] = [.steps, .heartRateAverage, .heartRateMinimum, .heartRateMaximum, .vo2Max, .workouts, .workoutMinutes]
+        var day = MetricDay(date: LocalDate("2024-03-15")!)
+        day[.steps] = 8123
+        day[.workouts] = 1
+        let sink = MemorySink()
+        try #require(OutputFormat.table.textWriter).writeMetricDays([day], sources: [], columns: columns,
+                                                                    DayLayout(bySource: false, zoneDescription: "UTC (--tz)"), to: sink)
+        #expect(sink.text == """
+            Date        Steps  Workouts
+            2024-03-15   8123         1
+
+            1 day with values, 2024-03-15. Zone: UTC (--tz).
+            No values: heart-rate, vo2max, workout_min.
+
+            """)
+        let csv = MemorySink()
+        try #require(OutputFormat.csv.textWriter).writeMetricDays([day], sources: [], columns: columns,
+                                                                  DayLayout(bySource: false, zoneDescription: "UTC (--tz)"), to: csv)
+        #expect(csv.text.hasPrefix("date,steps,hr_avg,hr_min,hr_max,vo2max,workouts,workout_min\n"))
+    }
+
+    /// On a terminal narrower than the table: blocks of columns, each with the date, and the
+    /// footer wrapped; the winner's rows coloured.
+    @Test func onANarrowTerminalTheTableComesInBlocks() throws {
+        let sink = MemorySink()
+        try #require(OutputFormat.table.textWriter(display: TableDisplay(width: 24, styling: .off)))
+            .writeMetricDays(Self.days, sources: [], columns: Self.columns,
+                             DayLayout(bySource: false, zoneDescription: "UTC (--tz)"), to: sink)
+        #expect(sink.text == """
+            Date        Steps
+            2024-03-15   8123
+            2024-03-16
+
+            Date        HR avg
+            2024-03-15    72.4
+            2024-03-16    60.0
+
+            2 days with values,
+            2024-03-15 to
+            2024-03-16. Zone: UTC
+            (--tz).
+
+            """)
+        let coloured = MemorySink()
+        try #require(OutputFormat.table.textWriter(display: TableDisplay(width: nil, styling: TextStyling(isOn: true))))
+            .writeMetricDays(Self.days, sources: Self.sources, columns: Self.columns,
+                             DayLayout(bySource: true, zoneDescription: "UTC (--tz)"), to: coloured)
+        #expect(coloured.text.contains(TextStyle.chosen.apply(to: "2024-03-15  steps   * iPhone   8123")))
+        #expect(coloured.text.contains("                      Watch    7000\n"))
     }
 }

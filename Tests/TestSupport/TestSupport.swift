@@ -78,10 +78,12 @@ extension Array where Element == DayTotal {
 }
 
 extension ImportNote {
-    /// The text of a `.fact` note; nil for the typed ones.
+    /// The text of a `.fact` or `.detail` note; nil for the typed ones.
     public var factText: String? {
-        if case .fact(let text) = self { return text }
-        return nil
+        switch self {
+        case .fact(let text), .detail(let text): return text
+        default: return nil
+        }
     }
 }
 

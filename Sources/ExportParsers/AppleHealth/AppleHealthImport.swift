@@ -233,15 +233,14 @@ extension AppleImportSummary {
         summary.bytesRead = bytesRead
         summary.stepRecords = parse.stepRecords
         summary.otherRecords = parse.records - parse.stepRecords - parse.skipped.count
+        // Every export with a watch has Correlation copies, and most an internal DTD: details.
         if parse.nestedStepRecords > 0 {
-            summary.notes.append("\(parse.nestedStepRecords) step record\(parse.nestedStepRecords == 1 ? "" : "s") inside Correlation elements left out (Apple repeats them at top level)")
+            summary.notes.append(.detail("\(parse.nestedStepRecords) step record\(parse.nestedStepRecords == 1 ? "" : "s") inside Correlation elements left out (Apple repeats them at top level)"))
         }
-        var repairs: [String] = []
-        if skippedDoctype { repairs.append("the internal DTD was skipped") }
+        if skippedDoctype { summary.notes.append(.detail("the internal DTD was skipped")) }
         if droppedControlCharacters > 0 {
-            repairs.append("\(droppedControlCharacters) stray control character\(droppedControlCharacters == 1 ? "" : "s") dropped")
+            summary.notes.append(.fact("\(droppedControlCharacters) stray control character\(droppedControlCharacters == 1 ? "" : "s") dropped"))
         }
-        if !repairs.isEmpty { summary.notes.append(.fact(repairs.joined(separator: "; "))) }
         summary.addSkipped(parse.skipped, at: location)
         return summary
     }

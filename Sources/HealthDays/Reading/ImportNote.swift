@@ -3,6 +3,9 @@
 public enum ImportNote: Equatable, Sendable, ExpressibleByStringInterpolation {
     /// A fact in the reader's own words.
     case fact(String)
+    /// A fact in the reader's own words that the user cannot act on (a repair every export of a
+    /// kind needs, copies left out by the format's own rule): shown when asked for (`-v`).
+    case detail(String)
     /// Records in local wall time with no zone at this input: dated as written, or read in the given zone.
     case wallClockRecords(InputLocation, count: Int)
     /// Records with no zone offset: taken as UTC unless a zone is given.

@@ -194,7 +194,7 @@ struct BatchCommand {
             }
         }
         if !options.read.quiet {
-            diagnostics.note(report.timing)
+            diagnostics.note(report.timing(rate: options.read.verbose))
         }
     }
 }

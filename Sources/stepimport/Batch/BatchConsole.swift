@@ -1,3 +1,4 @@
+import DisplayText
 import BackendUpload
 import Batch
 import Foundation
@@ -66,7 +67,9 @@ final class BatchConsole: BatchObserver, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if redraws {
-            diagnostics.write("\r\u{1B}[Kstepimport: batch: " + tally.line)
+            // Redrawn in place, so never wider than the terminal: a wrapped line would not be erased.
+            let line = "stepimport: batch: " + tally.line
+            diagnostics.write("\r\u{1B}[K" + (diagnostics.width.map { line.truncated(toDisplayWidth: $0 - 1, ellipsis: "") } ?? line))
             drawn = true
         } else if !quiet, Date().timeIntervalSince(lastLogged) >= Self.logInterval {
             lastLogged = Date()
@@ -91,7 +94,7 @@ final class BatchConsole: BatchObserver, @unchecked Sendable {
 
     /// A warning about one account; always shown.
     func warn(_ account: BatchAccount, _ message: String) {
-        write("stepimport: warning: \(account.shownLabel): \(message)\n")
+        write("stepimport: warning: \(account.shownLabel): \(message)\n", label: "warning:")
     }
 
     /// A line about the batch; left out with `--quiet`.
@@ -105,11 +108,12 @@ final class BatchConsole: BatchObserver, @unchecked Sendable {
         write("stepimport: \(message)\n")
     }
 
-    private func write(_ text: String) {
+    /// Writes `text` (its `label` coloured as a warning), the progress line erased first.
+    private func write(_ text: String, label: String? = nil) {
         lock.lock()
         defer { lock.unlock() }
         erase()
-        diagnostics.write(text)
+        diagnostics.write(text, label: label, style: .warning)
     }
 
     private func erase() {

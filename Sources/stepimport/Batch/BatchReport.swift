@@ -166,10 +166,11 @@ struct BatchReport: Encodable {
         return "\n\(Plural.count(counts.accounts, "account")): " + parts.joined(separator: ", ") + "."
     }
 
-    /// How long it took and how fast it went.
-    var timing: String {
-        String(format: "batch %@ in %.1f s: %.1f accounts/min on %@", outcome, seconds, accountsPerMinute,
-               Plural.count(jobs, "job"))
+    /// How long it took; with `rate` (`-v`), how fast it went.
+    func timing(rate: Bool) -> String {
+        let took = String(format: "batch %@ in %.1f s", outcome, seconds)
+        guard rate else { return took }
+        return took + String(format: ": %.1f accounts/min on %@", accountsPerMinute, Plural.count(jobs, "job"))
     }
 
     var json: Data {

@@ -14,17 +14,18 @@ struct InspectCommand {
 
     func run() throws(CommandError) {
         let options = request.read
+        let started = Date()
         if case .zone(let zone) = options.zone, let caution = ZoneCaution(zone) {
             diagnostics.warn("--tz \(caution)")
         }
         // An output that cannot be made (-o in a folder that does not exist) fails before any reading.
         let destination = try ResultsDestination(path: options.output, format: request.format.output,
-                                                 formatGiven: request.formatGiven, diagnostics: diagnostics)
+                                                 formatGiven: request.formatGiven, color: options.color, diagnostics: diagnostics)
         let aggregator = DayAggregator(rule: options.zone)
         // The census counts records typed in by hand either way; --exclude-manual leaves them out of the days.
         let handEntries = HandEntries(excludes: options.excludeManual, zone: options.zone, next: aggregator)
         let census = SourceCensus(passingOn: handEntries)
-        let meter = diagnostics.showsProgress && options.progress ? ProgressMeter() : nil
+        let meter = diagnostics.showsProgress && options.progress ? ProgressMeter(width: diagnostics.width) : nil
         let progress = meter.map { meter in { (done: Int64, total: Int64?) in meter.update(done: done, total: total) } }
         let tuning = Tuning(environment: ProcessInfo.processInfo.environment)
         let importOptions = ImportOptions(invalidRecords: options.skipInvalid ? .skip : .fail,
@@ -55,22 +56,25 @@ struct InspectCommand {
                                     exportTimeOffset: exportTimeOffset, exportTimeOffsetHint: exportTimeOffset.map(ExportTimeOffsetWords.hint),
                                     statistics: statistics, days: days, refused: refused, zone: options.zone,
                                     zoneWords: options.zone.words)
-        inspection.chartStyle = chartStyle()
+        inspection.chartStyle = chartStyle(terminalColumns: destination.terminalColumns)
         // Everything is computed before the first byte is written: an error never leaves a partial report.
         try destination.write { (writer, sink) throws(OutputError) in try writer.writeInspection(inspection, to: sink) }
         diagnostics.warnSkipped(result.summary)
+        if options.verbose {
+            diagnostics.reportRead(result.summary, seconds: Date().timeIntervalSince(started), given: path, verbose: true)
+        }
         if let line = destination.wrote("the inspection") {
             diagnostics.note(line)
         }
     }
 
-    /// The chart's width (`COLUMNS`, else the terminal's when the results go to standard output,
-    /// else 80) and characters (ASCII with `--ascii` or a locale that is not UTF-8).
-    private func chartStyle() -> SourceChart.Style {
+    /// The chart's width (`TerminalDisplay`: COLUMNS, else `terminalColumns`, the terminal's when
+    /// the report goes to one, else 80) and characters (ASCII with `--ascii` or a locale that is
+    /// not UTF-8).
+    private func chartStyle(terminalColumns: Int?) -> SourceChart.Style {
         let environment = ProcessInfo.processInfo.environment
         let unicode = !request.ascii && TerminalDisplay.showsUnicode(environment: environment)
-        let terminal = request.read.output == nil ? StandardStreams.Stream.output.terminalColumns : nil
-        return SourceChart.Style(width: TerminalDisplay.columns(environment: environment, terminalColumns: terminal),
+        return SourceChart.Style(width: TerminalDisplay.columns(environment: environment, terminalColumns: terminalColumns),
                                  glyphs: unicode ? .unicode : .ascii)
     }
 }

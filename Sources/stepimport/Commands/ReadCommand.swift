@@ -27,7 +27,7 @@ struct ReadCommand {
         try post?.checkToken()
         // So does an output that cannot be made (-o in a folder that does not exist).
         let destination = try ResultsDestination(path: options.output, format: options.format, formatGiven: options.formatGiven,
-                                                 diagnostics: diagnostics)
+                                                 color: options.color, diagnostics: diagnostics)
         // --explain names each source's values, as --by-source does; the database names each day's source.
         let withSources = options.bySource || options.explain != nil || options.format == .sqlite
         // --post with hc-priority or with another metric, and --metric beyond the metrics
@@ -120,7 +120,7 @@ struct ReadCommand {
 
     /// Reads the export into `sink` (with the progress meter when it shows), then runs `finish`.
     func importExport(into sink: RecordSink, finish: () throws(ExportError) -> Void) throws(CommandError) -> ImportResult {
-        let meter = diagnostics.showsProgress && options.progress && !options.quiet ? ProgressMeter() : nil
+        let meter = diagnostics.showsProgress && options.progress && !options.quiet ? ProgressMeter(width: diagnostics.width) : nil
         let progress = meter.map { meter in { (done: Int64, total: Int64?) in meter.update(done: done, total: total) } }
         let tuning = Tuning(environment: ProcessInfo.processInfo.environment)
         let importOptions = ImportOptions(invalidRecords: options.skipInvalid ? .skip : .fail,
@@ -233,17 +233,13 @@ struct ReadCommand {
         return words
     }
 
-    /// What was read, how fast, and the reader's notes: the summary's first lines.
+    /// What was read and the reader's notes: the summary's first lines. The size and speed, and
+    /// the notes a user cannot act on, only with `-v`.
     func reportRead(_ summary: ImportSummary, seconds: Double) {
-        let rate = seconds > 0 ? ", \(ByteCount.format(Int64(Double(summary.bytesRead) / seconds)))/s" : ""
-        // Several files: the input given (a folder's members each have a path of their own).
-        let what = summary.locations.count == 1 ? "\(summary.locations[0])"
-            : "\(summary.locations.count) files from \(InputLocation(path: path))"
-        diagnostics.note("read \(what) (\(summary.format), \(ByteCount.format(summary.bytesRead)) in \(String(format: "%.2f", seconds)) s\(rate))")
-        for note in summary.notes {
+        diagnostics.reportRead(summary, seconds: seconds, given: path, verbose: options.verbose) { note in
             // Under hc-priority the rule's own line names the list it followed.
-            if case .activityPriority = note, options.rule == .hcPriority { continue }
-            diagnostics.note(note.words)
+            if case .activityPriority = note, options.rule == .hcPriority { return false }
+            return true
         }
     }
 

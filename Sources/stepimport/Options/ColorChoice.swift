@@ -19,6 +19,12 @@ enum ColorChoice: String, CaseIterable, Sendable {
         }
     }
 
+    /// Whether a file written with `-o` is styled: only when `always` asks for it (`auto` is for
+    /// terminals).
+    var stylingOfAFile: TextStyling {
+        self == .always ? TextStyling(isOn: true) : .off
+    }
+
     /// `NO_COLOR` unset or empty (no-color.org), and a terminal that shows colour.
     static func terminalTakesColour(_ environment: [String: String]) -> Bool {
         (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"

@@ -7,9 +7,15 @@ import Platform
 ///
 /// Drawn only on a terminal, at most five times a second, and erased when done.
 final class ProgressMeter {
+    /// The terminal's columns: the line is cut to fit, as a wrapped line would not be erased.
+    private let width: Int?
     private let start = Date()
     private var lastDraw = Date.distantPast
     private var drawn = false
+
+    init(width: Int?) {
+        self.width = width
+    }
 
     func update(done: Int64, total: Int64?) {
         let now = Date()
@@ -27,7 +33,7 @@ final class ProgressMeter {
         } else {
             line += ", \(ByteCount.format(Int64(rate)))/s"
         }
-        try? StandardStreams.writeError("\r\u{1B}[K" + line)
+        try? StandardStreams.writeError("\r\u{1B}[K" + (width.map { line.truncated(toDisplayWidth: $0 - 1, ellipsis: "") } ?? line))
         drawn = true
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HealthDays
 import Outputs
+import Platform
 
 /// Where a command's results go: standard output, a file (`-o FILE`, put in place when complete)
 /// or a database (`-o FILE.sqlite`): the one place that chooses. Made before the export is read, so
@@ -18,18 +19,23 @@ final class ResultsDestination {
     let format: OutputFormat
     /// `-o`'s path as given; nil for standard output.
     let path: String?
+    /// How a table is shown there (`TableDisplay.results(toFile:color:)`).
+    let display: TableDisplay
     private let place: Place
 
     /// `path` nil (or `-`) is standard output. A format other than the one the file's name says is
     /// written as asked, with a warning (`days.csv` holding JSON surprises whoever opens it).
-    init(path: String?, format: OutputFormat, formatGiven: Bool, diagnostics: Diagnostics) throws(CommandError) {
+    /// `color` is `--color`: a file is coloured only when it says `always`.
+    init(path: String?, format: OutputFormat, formatGiven: Bool, color: ColorChoice, diagnostics: Diagnostics) throws(CommandError) {
         self.format = format
         guard let path, path != "-" else {
             self.path = nil
+            display = .results(toFile: false, color: color)
             place = .standardOutput
             return
         }
         self.path = path
+        display = .results(toFile: true, color: color)
         if formatGiven, let named = OutputFormat(fileExtensionOf: path), named != format {
             diagnostics.warn("-o \(path.escapingControlCharacters()): written as \(format.rawValue) (--format), "
                              + "though its name says \(named.rawValue)")
@@ -41,10 +47,17 @@ final class ResultsDestination {
         }
     }
 
+    /// The width of the terminal the results go to; nil for a file, or a standard output that is
+    /// no terminal.
+    var terminalColumns: Int? {
+        guard case .standardOutput = place else { return nil }
+        return StandardStreams.Stream.output.terminalColumns
+    }
+
     /// Writes a text result (days, the plan, the inspection, an explanation) with the format's
-    /// writer; the file is complete and in place when this returns.
+    /// writer, its tables shown as `display` says; the file is complete and in place when this returns.
     func write(_ body: (any ResultsWriter, any OutputSink) throws(OutputError) -> Void) throws(CommandError) {
-        guard let writer = format.textWriter else {
+        guard let writer = format.textWriter(display: display) else {
             throw .output("-o \(path ?? "-"): this result is text; an SQLite database holds days only")
         }
         let sink: any OutputSink

@@ -5,7 +5,7 @@ extension ImportNote {
     /// The line for the report on standard error.
     var words: String {
         switch self {
-        case .fact(let text):
+        case .fact(let text), .detail(let text):
             // Facts may name what the file holds (the apps of a database): escaped like every such text.
             return text.escapingControlCharacters()
         case .wallClockRecords(let location, let count):
@@ -25,6 +25,14 @@ extension ImportNote {
             return ("Health Connect's own priority for activity: " + names.joined(separator: " > ")
                 + "; its app shows the top app's steps in each moment, stepimport the highest single app per day").escapingControlCharacters()
         }
+    }
+}
+
+extension ImportNote {
+    /// Whether the note is shown only with `-v` (the user cannot act on it).
+    var isDetail: Bool {
+        if case .detail = self { return true }
+        return false
     }
 }
 
