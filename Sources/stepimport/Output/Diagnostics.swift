@@ -9,7 +9,8 @@ import Platform
 /// indented two columns further than its first, and `error:` and `warning:` are coloured as
 /// `--color` says; in a pipe or a log every message stays one whole line, for grep.
 struct Diagnostics {
-    /// Standard error is a terminal and NO_COLOR is not set: progress may be drawn.
+    /// Standard error is a terminal that takes colour (NO_COLOR unset or empty, TERM not dumb):
+    /// progress may be drawn.
     let showsProgress: Bool
     /// The columns lines are wrapped to; nil to keep each line whole.
     let width: Int?
@@ -18,7 +19,7 @@ struct Diagnostics {
     static func current(color: ColorChoice = .auto) -> Diagnostics {
         let environment = ProcessInfo.processInfo.environment
         let terminal = StandardStreams.errorIsTerminal
-        return Diagnostics(showsProgress: terminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb",
+        return Diagnostics(showsProgress: terminal && ColorChoice.terminalTakesColour(environment),
                            width: terminal ? TerminalDisplay.columns(for: .error, environment: environment) : nil,
                            styling: color.styling(for: .error, environment: environment))
     }
