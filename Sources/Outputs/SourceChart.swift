@@ -108,8 +108,10 @@ public struct SourceChart: Sendable {
 
     /// The chart's lines, without line breaks, none wider than `style.width` terminal columns
     /// (none at all for a width below 1): a heading, a row per source, the `refused` row, the
-    /// axis, the days left out and the legend. Empty when there were no days.
-    public func lines(_ style: Style) -> [String] {
+    /// axis, the days left out and the legend. Empty when there were no days. With `styling` on,
+    /// the `refused` row is in the warning style, its escapes added once it is cut to the width,
+    /// so that they take no column (and `displayWidth`, which counts them, is of the plain lines).
+    public func lines(_ style: Style, styling: TextStyling = .off) -> [String] {
         guard hasDays, style.width > 0 else { return [] }
         guard style.width >= Self.minimumWidth else {
             return ["Steps: too narrow".truncated(toDisplayWidth: style.width, ellipsis: style.glyphs == .ascii ? "..." : "…")]
@@ -126,7 +128,15 @@ public struct SourceChart: Sendable {
                            + "ahead, which the server refuses (see Refused days).", style)
         }
         if let legend { lines += prose(legend, style) }
-        return lines.map { $0.truncated(toDisplayWidth: style.width, ellipsis: "") }
+        lines = lines.map { $0.truncated(toDisplayWidth: style.width, ellipsis: "") }
+        // The drawing's lines: the heading, a row per source, then the `refused` row, styled from
+        // its label on (as `TextTable` styles a row).
+        if span != nil, !refusedDays.isEmpty {
+            let row = lines[1 + rows.count]
+            let indent = row.prefix { $0 == " " }
+            lines[1 + rows.count] = indent + styling.apply(.warning, to: String(row.dropFirst(indent.count)))
+        }
+        return lines
     }
 
     /// `text` wrapped under the chart, indented by two columns.

@@ -93,7 +93,7 @@ extension TableWriter {
         } else {
             line("Refused days", "\(inspection.refused.count) the server would refuse or that cannot be true:")
             out += inspectionGrid(["Date", "Steps", "Why"], inspection.refused.map { [String(describing: $0.day.date), String($0.day.steps), $0.refusal.words(for: $0.day)] },
-                        rightAligned: [1])
+                                  rightAligned: [1], rowStyle: .warning)
         }
         try sink.write(out)
     }
@@ -102,7 +102,7 @@ extension TableWriter {
     private func chart(_ inspection: Inspection) -> String {
         let refusals = Dictionary(inspection.refused.map { ($0.day.date, $0.refusal) }, uniquingKeysWith: { first, _ in first })
         let chart = SourceChart(days: inspection.days, sources: inspection.sources.map(\.name), refusals: refusals)
-        let lines = chart.lines(inspection.chartStyle)
+        let lines = chart.lines(inspection.chartStyle, styling: display.styling)
         return lines.isEmpty ? "" : "\n" + lines.map { $0 + "\n" }.joined()
     }
 
@@ -111,11 +111,11 @@ extension TableWriter {
     }
 
     /// An indented table with a header (the one table layout, `TextTable`); cells from files have
-    /// their control characters escaped.
-    private func inspectionGrid(_ header: [String], _ rows: [[String]], rightAligned: Set<Int>) -> String {
+    /// their control characters escaped. `rowStyle` styles every row, as the display says.
+    private func inspectionGrid(_ header: [String], _ rows: [[String]], rightAligned: Set<Int>, rowStyle: TextStyle? = nil) -> String {
         var table = TextTable(header, rightAligned: rightAligned, indent: "  ")
-        for row in rows { table.add(row.map { $0.escapingControlCharacters() }) }
-        return table.rendered
+        for row in rows { table.add(row.map { $0.escapingControlCharacters() }, style: rowStyle) }
+        return table.rendered(styling: display.styling)
     }
 
     private func inspectionPad(_ text: String, _ width: Int) -> String {

@@ -34,8 +34,14 @@ public struct TextTable {
 
     /// The table as one text, unstyled, every line ending with a newline.
     public var rendered: String {
+        rendered(styling: .off)
+    }
+
+    /// The table as one text, its rows' styles applied as `styling` says, every line ending with a
+    /// newline.
+    public func rendered(styling: TextStyling) -> String {
         var out = ""
-        forEachLine(.off) { line in out += line }
+        forEachLine(styling) { line in out += line }
         return out
     }
 

@@ -67,6 +67,19 @@ struct ColorTests {
         #expect(lines.contains { String($0).displayWidth > 80 })
     }
 
+    /// `inspect` on a terminal shows the days the server would refuse, in its chart and its list,
+    /// as warnings; in a file of `-o`, plain, and lined up as the coloured report.
+    @Test func inspectColoursTheRefusedDays() throws {
+        let refused = "printf 'date,steps\\n2024-05-01,150000\\n2024-05-02,9000\\n' > days.csv; "
+            + "\"$STEPIMPORT\" inspect days.csv --input-format csv --tz Europe/Berlin 2>/dev/null"
+        let coloured = try TerminalRun.onTerminal("--version >/dev/null; " + refused)
+        #expect(coloured.contains("  " + TextStyle.warning.apply(to: "refused   !!!") + "\n"), "\(coloured)")
+        #expect(coloured.contains("  \u{1B}[33m2024-05-01  150000  150000 steps"), "\(coloured)")
+        let written = try TerminalRun.onTerminal("--version >/dev/null; " + refused + " -o report.txt; cat report.txt")
+        #expect(!TerminalRun.hasColour(written), "\(written)")
+        #expect(TerminalRun.withoutColour(coloured) == written)
+    }
+
     /// The escapes are added after padding: a coloured table lines up as the plain one does.
     @Test func colourTakesNoColumn() throws {
         let coloured = try TerminalRun.inPipe("apple samples/export.zip --by-source --until 2024-03-17 --color always 2>/dev/null")

@@ -233,6 +233,27 @@ import Testing
         #expect(Self.quarter.lines(SourceChart.Style(width: 12, glyphs: .ascii)) == ["Steps: to..."])
     }
 
+    /// With styling on, the `refused` row alone is in the warning style, its escapes around the
+    /// row as cut to the width: without them the lines are the plain ones, as wide.
+    @Test func theRefusedRowIsStyledOnceCut() {
+        let on = TextStyling(isOn: true)
+        for width in [20, 45, 80, 120] {
+            let style = SourceChart.Style(width: width, glyphs: .unicode)
+            let plain = Self.quarter.lines(style)
+            let styled = Self.quarter.lines(style, styling: on)
+            #expect(styled.count == plain.count)
+            for (index, (line, plainLine)) in zip(styled, plain).enumerated() {
+                #expect(line == (plainLine.hasPrefix("  refused ") ? "  " + TextStyle.warning.apply(to: String(plainLine.dropFirst(2)))
+                                                                    : plainLine),
+                        "\(width), line \(index): \(line)")
+            }
+            #expect(styled[4] != plain[4], "\(width): \(plain)")
+        }
+        let single = SourceChart(days: highestSourcePerDay([SourceDayTotal(date: LocalDate("2024-02-29")!, source: "x", steps: 1)]),
+                                 sources: [], refusals: [:])
+        #expect(single.lines(.standard, styling: on) == single.lines(.standard))
+    }
+
     @Test func withoutDaysThereIsNoChart() {
         let chart = SourceChart(days: [], sources: ["Phone"], refusals: [:])
         #expect(chart.lines(.standard).isEmpty)

@@ -44,9 +44,9 @@ extension Option where Options: ReadingRequest {
             }
             request.read.color = choice
         }.choices(ColorChoice.allCases.map(\.rawValue)).manual("""
-            Colour errors red, warnings yellow and the winning source bold green: auto (the default) on a \
-            terminal, unless NO_COLOR is set or TERM is dumb; always, also into pipes and files (and despite \
-            NO_COLOR); never.
+            Colour errors red, warnings (and the days inspect finds the server would refuse) yellow and the \
+            winning source bold green: auto (the default) on a terminal, unless NO_COLOR is set or TERM is \
+            dumb, never in a file of -o; always, also into pipes and files (and despite NO_COLOR); never.
             """).usage(.helpOnly)
     }
 
