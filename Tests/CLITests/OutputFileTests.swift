@@ -109,6 +109,35 @@ import TestSupport
             """, "\(result.stderr)")
     }
 
+    /// `--report` in a folder that does not exist fails when the command starts (exit 74, before
+    /// the export is read or any account runs), not after the work; a report that can be written
+    /// is whole, and no temporary file is left beside it.
+    @Test func aReportThatCannotBeWrittenFailsBeforeAnyWork() throws {
+        let result = try CommandRunner.run("""
+            export STEPIMPORT_TOKEN=unused STEPIMPORT_API_URL=https://api.example.com
+            mkdir out
+            $STEPIMPORT apple samples/no-such-export.zip --post --tz Europe/Berlin --dry-run --report out/no/report.json > stdout 2> post; echo "post $?"
+            $STEPIMPORT batch samples/batch.csv --report out/no/report.json > stdout2 2> batch; echo "batch $?"
+            cat stdout stdout2 post batch
+            $STEPIMPORT apple samples/export.zip --post --tz Europe/Berlin --dry-run --send-all --report out/report.json > /dev/null 2>&1; echo "written $?"
+            $STEPIMPORT batch samples/batch.csv -q --report out/batch.json > /dev/null; echo "batch written $?"
+            python3 -c 'import json; print(json.load(open("out/report.json"))["daysParsed"], len(json.load(open("out/batch.json"))["accounts"]))'
+            ls -A out
+            """)
+        #expect(String(decoding: result.stdout, as: UTF8.self) == """
+            post 74
+            batch 74
+            stepimport: error: --report out/no/report.json: cannot create a file in out/no: No such file or directory
+            stepimport: error: --report out/no/report.json: cannot create a file in out/no: No such file or directory
+            written 0
+            batch written 0
+            46 3
+            batch.json
+            report.json
+
+            """, "\(result.stderr)")
+    }
+
     /// A signal while the export is read removes the temporary file made at the start.
     @Test(arguments: TemporaryFileTests.stops)
     func aSignalLeavesNoFile(_ stop: TemporaryFileTests.Stop) throws {

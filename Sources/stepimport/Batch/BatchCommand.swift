@@ -57,6 +57,16 @@ struct BatchCommand {
                 }
             }
         }
+        // --report's file is made now, so that a folder it cannot be written in fails before any account runs.
+        var reportFile: ReportFile?
+        if let path = options.reportFile {
+            do throws(CommandError) {
+                reportFile = try ReportFile(path: path)
+            } catch {
+                diagnostics.error(error.description)
+                return .ioError
+            }
+        }
         var journal: BatchJournal?
         if options.keepsJournal {
             let path = options.journalPath(manifest: manifestPath)
@@ -114,11 +124,11 @@ struct BatchCommand {
             return .ioError
         }
         finish(report, all, stop: stop, journal: journal)
-        if let path = options.reportFile {
-            do {
-                try report.json.write(to: URL(fileURLWithPath: path), options: .atomic)
+        if let reportFile {
+            do throws(CommandError) {
+                try reportFile.write(report.json)
             } catch {
-                diagnostics.error("--report \(path): cannot write it: \(error.localizedDescription)")
+                diagnostics.error(error.description)
                 return status == .success ? .ioError : status
             }
         }

@@ -15,8 +15,11 @@ struct PostCommand {
     let traineeZone: TimeZone
     let diagnostics: Diagnostics
     let quiet: Bool
+    /// `--report`'s file, made when the command starts.
+    let reportFile: ReportFile?
 
-    /// Resolves the configuration before any parsing work, so that a missing token fails at once.
+    /// Resolves the configuration before any parsing work, so that a missing token fails at once;
+    /// and makes `--report`'s file, so that a folder it cannot be written in fails at once too.
     static func prepare(_ options: PostOptions, zone: ZoneRule, diagnostics: Diagnostics,
                         quiet: Bool) throws(CommandError) -> PostCommand {
         // The server files each day in the trainee's zone: days counted in another (the samples'
@@ -35,8 +38,9 @@ struct PostCommand {
             throw .upload(error)
         }
         guard case .zone(let traineeZone) = zone else { throw .upload(.configuration(zoneProblem[0])) }
+        let reportFile = try options.reportFile.map { (path) throws(CommandError) in try ReportFile(path: path) }
         return PostCommand(options: options, configuration: configuration, traineeZone: traineeZone,
-                           diagnostics: diagnostics, quiet: quiet)
+                           diagnostics: diagnostics, quiet: quiet, reportFile: reportFile)
     }
 
     /// Before the export is read: a post that writes checks its token with one cheap request,
@@ -87,11 +91,7 @@ struct PostCommand {
                 }
             }
             summarize(report, plan: prepared.plan, posting: false)
-            do throws(UploadError) {
-                try writeReport(report)
-            } catch {
-                throw .upload(error)
-            }
+            try writeReport(report)
             let what = plan ? "the plan of \(Plural.count(report.daysParsed, "day"))"
                 : Plural.count(prepared.plan.batches.count, "request")
             if !quiet, let line = destination.wrote(what) {
@@ -101,29 +101,22 @@ struct PostCommand {
         }
         summarize(report, plan: prepared.plan)
         do throws(UploadError) {
-            do {
-                try uploader.send(prepared.plan, report: &report)
-            } catch {
-                finish(report)
-                try? writeReport(report)
-                throw error
-            }
-            finish(report)
-            try writeReport(report)
+            try uploader.send(prepared.plan, report: &report)
         } catch {
+            finish(report)
+            // The post's own failure is the one to tell; the report says how far it got.
+            try? writeReport(report)
             throw .upload(error)
         }
+        finish(report)
+        try writeReport(report)
     }
 
-    private func writeReport(_ report: UploadReport) throws(UploadError) {
-        guard let path = options.reportFile else { return }
+    private func writeReport(_ report: UploadReport) throws(CommandError) {
+        guard let reportFile else { return }
         var report = report
         report.error = report.failure?.reportText
-        do {
-            try report.json.write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw .configuration("--report \(path): cannot write it: \(error.localizedDescription)")
-        }
+        try reportFile.write(report.json)
     }
 
     /// What will be sent and what not, before any request. `posting`: a post, not `--plan` or `--dry-run`.
